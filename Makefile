@@ -1,0 +1,52 @@
+# sgbench: sg_ring vs sg_table on Linux 6.1, built both ways, measured side by side.
+#
+#   make test                 build both kernels, boot each in QEMU, run the tests
+#   make bench                the A/B benchmark; results under results/<run-id>/
+#   make shell VARIANT=name   boot one kernel with scsi_debug to a shell
+#   make build | image        just build the kernels / guest images
+#   make report RUN=dir       regenerate a run's REPORT.md from its raw files
+#   make check-patches        checkpatch --strict on every patch of the series
+#
+# Variables: VARIANTS (default: every directory under variants/), MODE
+# (auto|tcg|kvm|icount), JOBS (make -j for the kernels).
+SHELL := /bin/bash
+VARIANTS ?= $(notdir $(patsubst %/,%,$(wildcard variants/*/)))
+MODE ?= auto
+export MODE JOBS
+
+.PHONY: all deps base build image test bench shell report check-patches clean
+all: test
+
+deps:
+	@common/deps.sh
+
+base: deps
+	@common/tree.sh base
+
+build: base
+	@for v in $(VARIANTS); do common/build.sh $$v || exit 1; done
+
+image: build
+	@for v in $(VARIANTS); do common/image/build.sh $$v || exit 1; done
+
+test: image
+	@tests/run.sh
+
+bench: image
+	@bench/run.sh
+
+shell:
+	@[ -n "$(VARIANT)" ] || { echo "sgbench: error: say which kernel: make shell VARIANT=<$(VARIANTS)>" >&2; exit 1; }
+	@[ -d "variants/$(VARIANT)" ] || { echo "sgbench: error: unknown variant '$(VARIANT)': choose one of $(VARIANTS)" >&2; exit 1; }
+	@$(MAKE) --no-print-directory image VARIANTS=$(VARIANT)
+	@qemu/run.sh -s -v $(VARIANT) -p qemu/shell-plan.sh -o build/shell-$(VARIANT) -m $(MODE)
+
+report:
+	@[ -n "$(RUN)" ] || { echo "sgbench: error: say which run: make report RUN=results/<run-id>" >&2; exit 1; }
+	@/usr/bin/python3 bench/report.py "$(RUN)"
+
+check-patches: base
+	@common/check-patches.sh
+
+clean:
+	rm -rf build/*/obj build/*/modules build/image build/test-runs

@@ -1,0 +1,103 @@
+"""Parse KTAP (the KUnit test output format) into one result per case.
+
+KTAP v1 (Documentation/dev-tools/ktap.rst): a test is a line
+``ok|not ok N [- ]name [# DIRECTIVE reason]``; subtests come before their
+parent's line, indented by four spaces, with a ``1..N`` plan.  KUnit prints
+one top-level test per suite, whose subtests are the cases; a parameterised
+case has the parameters as its own subtests.
+"""
+import re
+
+_RESULT = re.compile(r'^(?P<indent> *)(?P<ok>ok|not ok) (?P<num>\d+)(?: -)? ?(?P<name>[^#]*?)\s*'
+                     r'(?:#\s*(?P<directive>\w+)\s*(?P<reason>.*))?$')
+_PLAN = re.compile(r'^(?P<indent> *)1\.\.(?P<count>\d+)\s*$')
+_SUBTEST = re.compile(r'^(?P<indent> *)# Subtest: (?P<name>.*)$')
+
+
+class Result:
+    """One test line: path is ['suite', 'case', ('param')], status pass/fail/skip."""
+
+    def __init__(self, path, status, reason=''):
+        self.path = path
+        self.status = status
+        self.reason = reason
+
+    @property
+    def name(self):
+        return '.'.join(self.path)
+
+    def __repr__(self):
+        return f'Result({self.name!r}, {self.status!r}, {self.reason!r})'
+
+
+def _status(ok, directive):
+    if directive and directive.upper() == 'SKIP':
+        return 'skip'
+    if directive and directive.upper() == 'TODO':
+        return 'skip'
+    return 'pass' if ok == 'ok' else 'fail'
+
+
+def parse(text):
+    """Return (results, problems): every test line as a Result with its full
+    path, and a list of strings describing structural problems (a plan that
+    promised more tests than were reported: a crash mid-suite)."""
+    results, problems = [], []
+    # per indent level: {'names': [...], 'plan': n, 'seen': k}
+    stack = {}
+    pending_name = {}
+    for raw in text.splitlines():
+        line = raw.rstrip()
+        m = _SUBTEST.match(line)
+        if m:
+            level = len(m.group('indent')) // 4
+            pending_name[level] = m.group('name').strip()
+            continue
+        m = _PLAN.match(line)
+        if m:
+            level = len(m.group('indent')) // 4
+            stack[level] = {'plan': int(m.group('count')), 'seen': 0}
+            continue
+        m = _RESULT.match(line)
+        if not m:
+            continue
+        level = len(m.group('indent')) // 4
+        frame = stack.setdefault(level, {'plan': None, 'seen': 0})
+        frame['seen'] += 1
+        # the names of the enclosing tests are the pending subtest names
+        path = [pending_name[lvl] for lvl in range(1, level + 1) if lvl in pending_name]
+        path.append(m.group('name').strip())
+        res = Result(path, _status(m.group('ok'), m.group('directive')), (m.group('reason') or '').strip())
+        # a test line closes its subtests: check their plan was met
+        child = stack.pop(level + 1, None)
+        if child and child['plan'] is not None and child['seen'] < child['plan']:
+            problems.append(f'{res.name}: {child["seen"]} of {child["plan"]} subtests reported')
+            res.status = 'fail'
+            res.reason = res.reason or 'incomplete'
+        pending_name.pop(level + 1, None)
+        results.append(res)
+    for level, frame in stack.items():
+        if frame['plan'] is not None and frame['seen'] < frame['plan']:
+            problems.append(f'level {level}: {frame["seen"]} of {frame["plan"]} tests reported')
+    return results, problems
+
+
+def cases(text):
+    """One result per KUnit case: [(suite.case, status, reason)], plus the
+    structural problems.  Parameter results are folded into their case (a
+    failed parameter is named in the case's reason)."""
+    results, problems = parse(text)
+    out = []
+    failed_params = {}
+    for r in results:
+        if len(r.path) == 3 and r.status == 'fail':
+            failed_params.setdefault(tuple(r.path[:2]), []).append(r.path[2])
+    for r in results:
+        if len(r.path) != 2:
+            continue
+        reason = r.reason
+        params = failed_params.get(tuple(r.path))
+        if params:
+            reason = 'failed parameters: ' + ', '.join(params)
+        out.append((r.name, r.status, reason))
+    return out, problems

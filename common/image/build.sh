@@ -1,0 +1,60 @@
+#!/bin/bash
+# image/build.sh <variant> - the guest initramfs of one variant.
+#
+# build/image/base.cpio: busybox-static, the host's own fio and perf (and
+# sg3_utils) with their shared-library closure, and common/image/init.
+# build/<variant>/modules.cpio: that variant's modules.
+# build/<variant>/initramfs.cpio: the two concatenated (the kernel unpacks
+# concatenated cpio archives in order).  The plan a run executes is not in
+# the image: the host hands it in through the 9p share (qemu/run.sh).
+set -euo pipefail
+top=$(cd "$(dirname "$0")/../.." && pwd)
+. "$top/common/lib.sh"
+
+variant=${1:-}
+check_variant "$variant"
+[ -f "$top/build/$variant/.built" ] || die "$variant is not built: run 'make build VARIANT=$variant'"
+
+tools=(/bin/busybox /usr/bin/fio /usr/bin/perf /usr/bin/sg_dd /usr/bin/sg_inq /usr/bin/sg_readcap)
+img=$top/build/image
+base=$img/base.cpio
+mkdir -p "$img"
+
+stale=no
+[ -f "$base" ] || stale=yes
+for f in "$top/common/image/init" "$top/common/image/build.sh" "${tools[@]}"; do
+	[ -e "$f" ] || die "$f is missing: run 'make deps' (it installs busybox-static, fio, linux-perf, sg3-utils)"
+	[ "$stale" = yes ] || [ "$f" -nt "$base" ] && stale=yes
+done
+
+if [ "$stale" = yes ]; then
+	note "building the guest base image (busybox, fio, perf, sg3_utils + libraries)"
+	root=$img/root
+	rm -rf "$root" "$base"
+	mkdir -p "$root"/{bin,sbin,usr/bin,usr/sbin,proc,sys,dev,tmp,mnt,etc,root}
+	cp /bin/busybox "$root/bin/busybox"
+	for a in $("$root/bin/busybox" --list-full); do
+		[ -e "$root/$a" ] || ln -s /bin/busybox "$root/$a"
+	done
+	for t in "${tools[@]:1}"; do
+		cp "$t" "$root/usr/bin/"
+		ldd "$t" | awk '/=> \//{print $3} /^\t\/.*ld-linux/{print $1}' |
+			while read -r lib; do
+				cp -L --parents -n "$lib" "$root/"
+			done
+	done
+	cp "$top/common/image/init" "$root/init"
+	echo "root:x:0:0:root:/root:/bin/sh" >"$root/etc/passwd"
+	echo "root:x:0:" >"$root/etc/group"
+	(cd "$root" && find . | LC_ALL=C sort | cpio -o -H newc --quiet -R 0:0) >"$base.tmp"
+	mv "$base.tmp" "$base"
+	rm -rf "$root"
+fi
+
+mods=$top/build/$variant/modules.cpio
+if [ ! -f "$mods" ] || [ "$top/build/$variant/.built" -nt "$mods" ]; then
+	(cd "$top/build/$variant/modules" && find . | LC_ALL=C sort | cpio -o -H newc --quiet -R 0:0) >"$mods.tmp"
+	mv "$mods.tmp" "$mods"
+fi
+cat "$base" "$mods" >"$top/build/$variant/initramfs.cpio.tmp"
+mv "$top/build/$variant/initramfs.cpio.tmp" "$top/build/$variant/initramfs.cpio"

@@ -1,0 +1,95 @@
+#!/bin/bash
+# run.sh - boot one variant's kernel in QEMU, run a plan, judge the result.
+#
+#   qemu/run.sh -v VARIANT -p PLAN -o OUTDIR [-m MODE] [-t SECONDS]
+#               [-c CPUS] [-M MEM_MB] [-a "KERNEL ARGS"] [-s]
+#
+# MODE: auto (KVM if a probe boot proves it works, else TCG; the default),
+#       tcg, kvm, or icount (deterministic: single-threaded TCG with
+#       -icount shift=0,sleep=off, so guest time counts instructions).
+# PLAN: a shell script the guest runs from the 9p share (tag "sgb"), with
+#       $SGB_OUT the directory where it writes its results; it appears on
+#       the host as OUTDIR/share/out.
+# -s:   interactive: the console is this terminal (make shell).
+#
+# OUTDIR gets console.log (the serial console, the whole kernel log),
+# share/out/{status,dmesg.txt,plan.log,kunit/...}, run.info (accelerator,
+# mode, QEMU version, base, variant) and RESULT, written last: "pass", or
+# "fail: <cause> (see <log>)".  Exit status 0 only on pass.
+set -euo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+. "$top/common/lib.sh"
+
+variant='' plan='' out='' mode=auto timeout_s=600 cpus='' mem=1536 extra='' shell=no
+while getopts 'v:p:o:m:t:c:M:a:s' opt; do
+	case $opt in
+	v) variant=$OPTARG ;;
+	p) plan=$OPTARG ;;
+	o) out=$OPTARG ;;
+	m) mode=$OPTARG ;;
+	t) timeout_s=$OPTARG ;;
+	c) cpus=$OPTARG ;;
+	M) mem=$OPTARG ;;
+	a) extra=$OPTARG ;;
+	s) shell=yes ;;
+	*) die "usage: see the head of qemu/run.sh" ;;
+	esac
+done
+check_variant "$variant"
+[ -n "$out" ] || die "no output directory (-o)"
+[ -n "$plan" ] && [ -f "$plan" ] || die "plan '$plan' does not exist (-p)"
+qemu=${SGB_QEMU:-qemu-system-x86_64}
+command -v "$qemu" >/dev/null || die "$qemu not found: run 'make deps' (installs qemu-system-x86)"
+kernel=$top/build/$variant/obj/arch/x86/boot/bzImage
+initrd=$top/build/$variant/initramfs.cpio
+[ -f "$top/build/$variant/.built" ] && [ -f "$kernel" ] || die "$variant is not built: run 'make build'"
+[ -f "$initrd" ] || die "no guest image for $variant: run 'make image'"
+
+case $mode in
+auto) mode=$("$top/qemu/accel.sh") ;;
+tcg|kvm|icount) ;;
+*) die "unknown mode '$mode': choose auto, tcg, kvm or icount" ;;
+esac
+case $mode in
+kvm) accel=(-accel kvm -cpu host); cpus=${cpus:-2} ;;
+tcg) accel=(-accel tcg,thread=multi -cpu max); cpus=${cpus:-2} ;;
+icount) accel=(-accel tcg,thread=single -cpu max -icount shift=0,sleep=off); cpus=${cpus:-1} ;;
+esac
+
+rm -rf "$out"
+mkdir -p "$out/share/out"
+cp "$plan" "$out/share/plan.sh"
+cp "$top/common/image/guest-lib.sh" "$out/share/lib.sh"
+chmod +x "$out/share/plan.sh"
+{
+	echo "variant $variant"
+	echo "mode $mode"
+	echo "accelerator ${accel[1]}"
+	echo "cpus $cpus"
+	echo "memory_mb $mem"
+	echo "qemu $("$qemu" --version | head -n 1)"
+	cat "$top/build/$variant/BUILD-INFO"
+	echo "host_cpu $(sed -n 's/^model name\t*: //p' /proc/cpuinfo | head -n 1)"
+	echo "date $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+} >"$out/run.info"
+
+cmdline="console=ttyS0 panic=-1 oops=panic panic_on_warn=0 loglevel=6 $extra"
+[ "$shell" = yes ] && cmdline="$cmdline sgb.shell=1"
+args=("${accel[@]}" -smp "$cpus" -m "$mem" -nographic -no-reboot
+	-kernel "$kernel" -initrd "$initrd" -append "$cmdline"
+	-fsdev "local,id=sgb,path=$out/share,security_model=none"
+	-device virtio-9p-pci,fsdev=sgb,mount_tag=sgb
+	-nic none)
+
+start=$(date +%s.%N)
+rc=0
+if [ "$shell" = yes ]; then
+	"$qemu" "${args[@]}" -serial mon:stdio -monitor none 2>&1 | tee "$out/console.log" || rc=$?
+else
+	timeout -k 5 "$timeout_s" "$qemu" "${args[@]}" -serial "file:$out/console.log" -monitor none \
+		-display none </dev/null >"$out/qemu.log" 2>&1 || rc=$?
+fi
+end=$(date +%s.%N)
+echo "wall_seconds $(echo "$end - $start" | bc)" >>"$out/run.info"
+
+"$top/qemu/judge.sh" "$out" "$rc" "$timeout_s"

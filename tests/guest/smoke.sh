@@ -1,0 +1,20 @@
+#!/bin/sh
+# Functional smoke test (guest plan): scsi_debug loads, its disk appears,
+# fio writes and verifies (crc32c) with direct I/O at 4k..4M; 1M and 4M
+# requests carry 256 and 1024 segments (scsi_debug's clustering=0 keeps every
+# page its own segment), i.e. more than one 128-entry chunk.  Results are
+# files in $SGB_OUT, judged on the host by tests/check_smoke.py.
+. "$SGB_SHARE/lib.sh"
+set -e
+disk=$(sd_load dev_size_mb=64 delay=0)
+echo "$disk" >"$SGB_OUT/smoke.disk"
+cat /sys/block/$disk/queue/max_sectors_kb >"$SGB_OUT/smoke.max_sectors_kb"
+for bs in 4k 64k 1M 4M; do
+	before=$(block_stat "$disk")
+	fio --name=verify-$bs --filename=/dev/$disk --direct=1 --ioengine=io_uring \
+		--iodepth=4 --rw=write --bs=$bs --size=32M --verify=crc32c \
+		--do_verify=1 --verify_fatal=1 --output-format=json \
+		--output="$SGB_OUT/fio-verify-$bs.json"
+	echo "$before $(block_stat "$disk")" >"$SGB_OUT/stat-$bs"
+done
+rmmod scsi_debug

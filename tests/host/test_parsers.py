@@ -1,0 +1,66 @@
+"""Host-side tests of the rig's parsers: KTAP and fio JSON."""
+import os
+import sys
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, '..', '..', 'bench'))
+DATA = os.path.join(HERE, '..', 'data')
+
+import fiojson  # noqa: E402
+import ktap  # noqa: E402
+
+
+def read(name):
+    with open(os.path.join(DATA, name)) as f:
+        return f.read()
+
+
+class KtapTest(unittest.TestCase):
+    def test_real_kunit_suite_gives_one_result_per_case(self):
+        cases, problems = ktap.cases(read('list-kunit-test.ktap'))
+        self.assertEqual(problems, [])
+        self.assertEqual(len(cases), 39)
+        self.assertEqual(cases[0], ('list-kunit-test.list_test_list_init', 'pass', ''))
+        self.assertTrue(all(status == 'pass' for _, status, _ in cases))
+
+    def test_failed_parameter_fails_its_case_and_is_named(self):
+        cases, problems = ktap.cases(read('param-fail.ktap'))
+        self.assertEqual(problems, [])
+        got = {name: (status, reason) for name, status, reason in cases}
+        self.assertEqual(got['sg_api.init_single'], ('pass', ''))
+        self.assertEqual(got['sg_api.iterate_differing_sizes'], ('fail', 'failed parameters: 129'))
+        self.assertEqual(got['sg_api.dma_map_failure_partway'],
+                         ('skip', 'swiotlb is active for the test device'))
+        self.assertEqual(got['sg_api.copy_odd_offsets'][0], 'fail')
+        self.assertEqual(len(cases), 4)
+
+    def test_suite_that_stopped_early_is_a_problem(self):
+        cases, problems = ktap.cases(read('crashed.ktap'))
+        self.assertEqual(len(cases), 2)
+        self.assertTrue(any('2 of 5' in p for p in problems), problems)
+
+
+class FioJsonTest(unittest.TestCase):
+    def test_jobs_of_a_real_fio_run(self):
+        doc = fiojson.load(os.path.join(DATA, 'fio-verify.json'))
+        jobs = fiojson.jobs(doc)
+        self.assertEqual(len(jobs), 1)
+        self.assertEqual(jobs[0]['error'], 0)
+        self.assertGreater(jobs[0]['write']['io_bytes'], 0)
+        self.assertGreater(jobs[0]['read']['io_bytes'], 0)
+        self.assertEqual(fiojson.verify_errors(doc), [])
+
+    def test_verify_mismatch_is_reported(self):
+        doc = fiojson.load(os.path.join(DATA, 'fio-verify-bad.json'))
+        self.assertEqual(fiojson.verify_errors(doc), [('verify', 84)])
+
+    def test_leading_notes_before_json_are_skipped(self):
+        doc = fiojson.load(os.path.join(DATA, 'fio-randread.json'))
+        jobs = fiojson.jobs(doc)
+        self.assertGreater(jobs[0]['read']['iops'], 0)
+        self.assertIsNotNone(jobs[0]['read']['clat_p99_ns'])
+
+
+if __name__ == '__main__':
+    unittest.main()

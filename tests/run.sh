@@ -1,0 +1,102 @@
+#!/bin/bash
+# run.sh - the project's tests (make test).  Expects both variants built and
+# their images made (the Makefile sees to it).  Prints one line per result,
+# blktests style, and ends with "N passed, N failed[, N skipped]".
+set -uo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+. "$top/common/lib.sh"
+py=/usr/bin/python3
+mode=${MODE:-auto}
+runs=$top/build/test-runs
+rm -rf "$runs"
+mkdir -p "$runs"
+passed=0 failed=0 skipped=0
+t0=$(date +%s)
+
+# result NAME passed|failed|skipped [WHY]
+result() {
+	local name=$1 st=$2 why=${3:-}
+	case $st in
+	passed) passed=$((passed + 1)) ;;
+	failed) failed=$((failed + 1)) ;;
+	skipped) skipped=$((skipped + 1)) ;;
+	esac
+	printf '%-60s [%s]%s\n' "$name" "$st" "${why:+  $why}"
+}
+results_from() {
+	local name st why
+	while IFS=$'\t' read -r name st why; do
+		result "$name" "$st" "$why"
+	done
+}
+
+# --- host: the rig's own parsers ------------------------------------------
+"$py" -m unittest discover -s "$top/tests/host" -p 'test_*.py' -v 2>&1 |
+	sed -n 's/^\(test_[a-z_0-9]*\) (\([a-z_]*\)\.\([A-Za-z]*\)[^)]*) \.\.\. \(.*\)$/host\/\2.\1\t\4/p' |
+	sed 's/\tok$/\tpassed\t/; s/\tFAIL$/\tfailed\t/; s/\tERROR$/\tfailed\terror/; s/\tskipped \(.*\)$/\tskipped\t\1/' >"$runs/host.txt"
+[ -s "$runs/host.txt" ] || result host/unittest failed "no unit test ran (see: $py -m unittest discover -s tests/host)"
+results_from <"$runs/host.txt"
+
+# --- configs: the two kernels differ only where a variant declares it -----
+frag() { [ -f "$top/variants/$1/config" ] && echo "$top/variants/$1/config" || echo -; }
+if why=$("$top/common/compare-configs.py" "$top/build/sg_table/obj/.config" "$(frag sg_table)" \
+	"$top/build/sg_ring/obj/.config" "$(frag sg_ring)" 2>&1); then
+	result config/variants-differ-only-as-declared passed
+else
+	result config/variants-differ-only-as-declared failed "$(echo "$why" | tail -n 1)"
+	echo "$why" | sed 's/^/    /'
+fi
+
+# --- the rig: accelerator fallback, hang, panic, plan status --------------
+v=sg_table
+if [ "$(SGB_KVM_DEV=/nonexistent SGB_ACCEL_CACHE=$runs/accel.none "$top/qemu/accel.sh" 2>/dev/null)" = tcg ] &&
+	grep -q '^tcg no /nonexistent' "$runs/accel.none"; then
+	result rig/accel-falls-back-without-kvm passed
+else
+	result rig/accel-falls-back-without-kvm failed "accel.sh did not choose tcg without /dev/kvm"
+fi
+acc=$("$top/qemu/accel.sh" 2>/dev/null)
+probe=$(cat "$top/build/accel.probe" 2>/dev/null)
+if [ "$acc" = kvm ] || [ "$acc" = tcg ]; then
+	# the verdict must match what a boot with it does
+	echo 'echo ok >"$SGB_OUT/ok"' >"$runs/true.sh"
+	if "$top/qemu/run.sh" -v $v -p "$runs/true.sh" -o "$runs/accel-$acc" -m "$acc" -t 120 2>/dev/null; then
+		result rig/accel-probe-verdict-boots passed "$probe"
+	else
+		result rig/accel-probe-verdict-boots failed "probe chose $acc but a boot with it failed: $(cat "$runs/accel-$acc/RESULT")"
+	fi
+else
+	result rig/accel-probe-verdict-boots failed "accel.sh printed '$acc'"
+fi
+# expect_fail NAME PLAN TIMEOUT PATTERN: the run must fail with RESULT ~ PATTERN
+expect_fail() {
+	local name=$1 plan=$2 t=$3 pat=$4 dir=$runs/$1
+	if "$top/qemu/run.sh" -v $v -p "$plan" -o "$dir" -m tcg -t "$t" 2>/dev/null; then
+		result "rig/$name" failed "the run passed; it must fail"
+	elif grep -q "$pat" "$dir/RESULT"; then
+		result "rig/$name" passed "$(cut -c1-60 "$dir/RESULT")"
+	else
+		result "rig/$name" failed "wrong verdict: $(cat "$dir/RESULT" 2>/dev/null || echo none)"
+	fi
+}
+expect_fail hang-is-a-timeout "$top/tests/rig/hang.sh" 25 '^fail: timeout'
+expect_fail panic-is-a-panic "$top/tests/rig/panic.sh" 60 '^fail: panic'
+expect_fail plan-status-is-a-failure "$top/tests/rig/status.sh" 60 '^fail: the plan exited with status 3'
+
+# --- each kernel: KUnit suites and the functional smoke test --------------
+for v in $(variants); do
+	dir=$runs/$v-smoke
+	if "$top/qemu/run.sh" -v "$v" -p "$top/tests/guest/smoke.sh" -o "$dir" -m "$mode" -t 900; then
+		result "$v/boot" passed "$(awk '$1=="mode"{print "mode " $2}' "$dir/run.info")"
+	else
+		result "$v/boot" failed "$(cat "$dir/RESULT")"
+	fi
+	"$py" "$top/tests/check_guest.py" "$dir" "$v" sg_api >"$runs/$v.txt"
+	results_from <"$runs/$v.txt"
+done
+
+echo "test runs and logs: ${runs#"$top"/}/ ($(( $(date +%s) - t0 )) s)"
+line="$passed passed, $failed failed"
+[ "$skipped" -gt 0 ] && line="$line, $skipped skipped"
+echo "$line"
+[ "$failed" -eq 0 ]
