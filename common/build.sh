@@ -23,7 +23,7 @@ rm -f "$out/.built"
 "$top/common/tree.sh" apply "$variant"
 
 fragments=("$top/common/guest.config")
-[ -f "$top/variants/$variant/config" ] && fragments+=("$top/variants/$variant/config")
+[ -f "$vroot/$variant/config" ] && fragments+=("$vroot/$variant/config")
 
 cc=gcc
 export CCACHE_BASEDIR=$top/build
@@ -61,7 +61,7 @@ make -s "${mkargs[@]}" INSTALL_MOD_PATH="$out/modules" modules_install >/dev/nul
 	echo "base $(base_desc)"
 	echo "kernel_release $(cat "$obj/include/config/kernel.release")"
 	echo "series_commit $(git -C "$src" rev-parse HEAD)"
-	echo "series_sha256 $(cat "$top/common/series" "$top/variants/$variant/series" $(sed -n 's|^\([^#].*\)|'"$top/variants/$variant/"'\1|p' "$top/variants/$variant/series" | awk '{print $1}') | sha256sum | cut -d' ' -f1)"
+	echo "series_sha256 $(series_hash "$variant")"
 	echo "config_sha256 $(sha256sum <"$obj/.config" | cut -d' ' -f1)"
 	echo "compiler $(gcc --version | head -n 1)"
 } >"$out/BUILD-INFO"

@@ -10,16 +10,19 @@ note() {
 	printf 'sgbench: %s\n' "$*" >&2
 }
 
-# The variants are the directories under variants/.
+# The variants are the directories under variants/ (SGB_VARIANTS_DIR
+# replaces it, for the rig's own tests).
+vroot=${SGB_VARIANTS_DIR:-$top/variants}
+
 variants() {
 	local d
-	for d in "$top"/variants/*/; do
+	for d in "$vroot"/*/; do
 		basename "$d"
 	done
 }
 
 check_variant() {
-	[ -n "$1" ] && [ -d "$top/variants/$1" ] ||
+	[ -n "$1" ] && [ -d "$vroot/$1" ] ||
 		die "unknown variant '$1': choose one of $(variants | tr '\n' ' ')(directories under variants/)"
 }
 
@@ -54,4 +57,24 @@ sgbench: Results are labelled with the base actually used.
 sgbench: ************************************************************
 MSG
 	fi
+}
+
+# series_files SERIES: the patch files a series lists, in order
+series_files() {
+	local dir p
+	dir=$(dirname "$1")
+	[ -f "$1" ] || return 0
+	while read -r p _; do
+		case "$p" in ''|'#'*) continue ;; esac
+		echo "$dir/$p"
+	done <"$1"
+}
+
+# series_hash VARIANT: sha256 over the common and the variant's series and patches
+series_hash() {
+	local f
+	for f in "$top/common/series" $(series_files "$top/common/series") \
+		"$vroot/$1/series" $(series_files "$vroot/$1/series"); do
+		sha256sum "$f" | sed "s|$top/||"
+	done | sha256sum | cut -d' ' -f1
 }

@@ -20,7 +20,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/common/lib.sh"
 
 tarball=${SGB_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
-git_dir=$top/build/git
+git_dir=${SGB_BUILD_GIT:-$top/build/git}
 
 base() {
 	if [ -f "$git_dir/.sgb-base-ok" ]; then
@@ -48,23 +48,20 @@ base() {
 # committing after each one.  Prints nothing on success; dies naming the
 # patch and the file it failed on.
 apply_series() {
-	local series=$1 dir p out
-	dir=$(dirname "$series")
-	[ -f "$series" ] || return 0
-	while read -r p _; do
-		case "$p" in ''|'#'*) continue ;; esac
-		[ -f "$dir/$p" ] || die "$series lists $p, which does not exist"
-		if ! out=$(git apply --cached --whitespace=nowarn "$dir/$p" 2>&1); then
+	local series=$1 f out
+	for f in $(series_files "$series"); do
+		[ -f "$f" ] || die "${series#"$top"/} lists $(basename "$f"), which does not exist"
+		if ! out=$(git apply --cached --whitespace=nowarn "$f" 2>&1); then
 			local file
 			file=$(printf '%s\n' "$out" | sed -n 's/^error: patch failed: \([^:]*\):.*/\1/p;s/^error: \([^:]*\): does not exist in index/\1/p' | head -n 1)
-			die "patch ${dir#"$top"/}/$p does not apply to the base (failing file: ${file:-see below}); rebase it on $(base_desc)
+			die "patch ${f#"$top"/} does not apply to the base (failing file: ${file:-see below}); rebase it on $(base_desc)
 $out"
 		fi
 		local tree subject
 		tree=$(git write-tree)
-		subject=$(sed -n 's/^Subject: //p' "$dir/$p" | head -n 1)
-		commit=$(git commit-tree "$tree" -p "$commit" -m "${subject:-$p}")
-	done <"$series"
+		subject=$(sed -n 's/^Subject: //p' "$f" | head -n 1)
+		commit=$(git commit-tree "$tree" -p "$commit" -m "${subject:-$(basename "$f")}")
+	done
 }
 
 apply() {
@@ -79,7 +76,7 @@ apply() {
 	git read-tree base
 	commit=$(git rev-parse base)
 	apply_series "$top/common/series"
-	apply_series "$top/variants/$variant/series"
+	apply_series "$vroot/$variant/series"
 	unset GIT_INDEX_FILE
 	git update-ref "refs/heads/$variant" "$commit"
 	if [ ! -d "$src" ]; then

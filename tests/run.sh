@@ -47,6 +47,11 @@ else
 	echo "$why" | sed 's/^/    /'
 fi
 
+# --- patches: checkpatch --strict, no errors ------------------------------
+"$top/common/check-patches.sh" >"$runs/checkpatch.txt" 2>"$runs/checkpatch.err"
+sed 's|^|patches/|' "$runs/checkpatch.txt" | results_from
+[ -s "$runs/checkpatch.err" ] && sed -n '1,40p' "$runs/checkpatch.err"
+
 # --- the rig: accelerator fallback, hang, panic, plan status --------------
 v=sg_table
 if [ "$(SGB_KVM_DEV=/nonexistent SGB_ACCEL_CACHE=$runs/accel.none "$top/qemu/accel.sh" 2>/dev/null)" = tcg ] &&
@@ -68,6 +73,28 @@ if [ "$acc" = kvm ] || [ "$acc" = tcg ]; then
 else
 	result rig/accel-probe-verdict-boots failed "accel.sh printed '$acc'"
 fi
+# bad input: a clear one-line cause, non-zero exit, no stamp left behind
+msg=$(make -s -C "$top" shell VARIANT=nosuch 2>&1 </dev/null)
+if [ $? -ne 0 ] && echo "$msg" | grep -q "unknown variant 'nosuch'"; then
+	result rig/unknown-variant-is-refused passed "$(echo "$msg" | head -n 1 | cut -c1-60)"
+else
+	result rig/unknown-variant-is-refused failed "got: $msg"
+fi
+msg=$(SGB_VARIANTS_DIR=$top/tests/data/bad-variants "$top/common/build.sh" broken 2>&1)
+if [ $? -ne 0 ] && echo "$msg" | grep -q 'patch .*0001-does-not-apply.patch does not apply.*failing file: drivers/scsi/scsi_lib.c' &&
+	[ ! -e "$top/build/broken/.built" ]; then
+	result rig/series-that-does-not-apply-names-patch-and-file passed
+else
+	result rig/series-that-does-not-apply-names-patch-and-file failed "got: $(echo "$msg" | head -n 3)"
+fi
+rm -rf "$top/build/broken"
+msg=$(SGB_TARBALL=/nonexistent.tar.xz SGB_BUILD_GIT=$runs/nogit "$top/common/tree.sh" base 2>&1)
+if [ $? -ne 0 ] && echo "$msg" | grep -q '/nonexistent.tar.xz is missing: install it with'; then
+	result rig/missing-tarball-says-how-to-get-it passed
+else
+	result rig/missing-tarball-says-how-to-get-it failed "got: $msg"
+fi
+
 # expect_fail NAME PLAN TIMEOUT PATTERN: the run must fail with RESULT ~ PATTERN
 expect_fail() {
 	local name=$1 plan=$2 t=$3 pat=$4 dir=$runs/$1
