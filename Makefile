@@ -27,7 +27,7 @@ build: base
 	@for v in $(VARIANTS); do common/build.sh $$v || exit 1; done
 
 image: build
-	@for v in $(VARIANTS); do common/image/build.sh $$v || exit 1; done
+	@for v in $(VARIANTS); do common/image/build.sh $$v && common/image/debian.sh $$v || exit 1; done
 
 test: image
 	@tests/run.sh

@@ -2,8 +2,10 @@
 # run.sh - boot one variant's kernel in QEMU, run a plan, judge the result.
 #
 #   qemu/run.sh -v VARIANT -p PLAN -o OUTDIR [-m MODE] [-t SECONDS]
-#               [-c CPUS] [-M MEM_MB] [-a "KERNEL ARGS"] [-s]
+#               [-c CPUS] [-M MEM_MB] [-a "KERNEL ARGS"] [-i IMAGE] [-s]
 #
+# IMAGE: busybox (the default: busybox, fio, perf, sg3_utils) or debian
+#       (bash, coreutils, util-linux, systemd-udevd: common/image/debian.sh).
 # MODE: auto (KVM if a probe boot proves it works, else TCG; the default),
 #       tcg, kvm, or icount (deterministic: single-threaded TCG with
 #       -icount shift=0,sleep=off, so guest time counts instructions).
@@ -20,8 +22,8 @@ set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/common/lib.sh"
 
-variant='' plan='' out='' mode=auto timeout_s=600 cpus='' mem=1536 extra='' shell=no
-while getopts 'v:p:o:m:t:c:M:a:s' opt; do
+variant='' plan='' out='' mode=auto timeout_s=600 cpus='' mem=1536 extra='' shell=no image=busybox
+while getopts 'v:p:o:m:t:c:M:a:i:s' opt; do
 	case $opt in
 	v) variant=$OPTARG ;;
 	p) plan=$OPTARG ;;
@@ -31,6 +33,7 @@ while getopts 'v:p:o:m:t:c:M:a:s' opt; do
 	c) cpus=$OPTARG ;;
 	M) mem=$OPTARG ;;
 	a) extra=$OPTARG ;;
+	i) image=$OPTARG ;;
 	s) shell=yes ;;
 	*) die "usage: see the head of qemu/run.sh" ;;
 	esac
@@ -41,9 +44,13 @@ check_variant "$variant"
 qemu=${SGB_QEMU:-qemu-system-x86_64}
 command -v "$qemu" >/dev/null || die "$qemu not found: run 'make deps' (installs qemu-system-x86)"
 kernel=$top/build/$variant/obj/arch/x86/boot/bzImage
-initrd=$top/build/$variant/initramfs.cpio
+case $image in
+busybox) initrd=$top/build/$variant/initramfs.cpio ;;
+debian) initrd=$top/build/$variant/initramfs-debian.cpio ;;
+*) die "unknown image '$image': choose busybox or debian" ;;
+esac
 [ -f "$top/build/$variant/.built" ] && [ -f "$kernel" ] || die "$variant is not built: run 'make build'"
-[ -f "$initrd" ] || die "no guest image for $variant: run 'make image'"
+[ -f "$initrd" ] || die "no $image guest image for $variant: run 'make image'"
 
 case $mode in
 auto) mode=$("$top/qemu/accel.sh") ;;
@@ -63,6 +70,7 @@ cp "$top/common/image/guest-lib.sh" "$out/share/lib.sh"
 chmod +x "$out/share/plan.sh"
 {
 	echo "variant $variant"
+	echo "image $image"
 	echo "mode $mode"
 	echo "accelerator ${accel[1]}"
 	echo "cpus $cpus"

@@ -120,6 +120,16 @@ for v in $(variants); do
 	fi
 	"$py" "$top/tests/check_guest.py" "$dir" "$v" sg_api >"$runs/$v.txt"
 	results_from <"$runs/$v.txt"
+	# the same kernel under a regular Debian userspace with systemd-udevd
+	dir=$runs/$v-debian
+	name=$v/debian-userspace-udev-links-scsi_debug-disk
+	if ! "$top/qemu/run.sh" -v "$v" -i debian -p "$top/tests/guest/debian-udev.sh" -o "$dir" -m "$mode" -t 300; then
+		result "$name" failed "$(cat "$dir/RESULT")"
+	elif grep -q 'scsi-.* -> ../../sd[a-z]' "$dir/share/out/disk-links" && grep -q scsi_debug "$dir/share/out/lsblk"; then
+		result "$name" passed "$(grep -o 'scsi-[^ ]* -> ../../sd[a-z]' "$dir/share/out/disk-links" | head -n 1)"
+	else
+		result "$name" failed "no /dev/disk/by-id link from udev (see $dir/share/out/disk-links)"
+	fi
 done
 
 echo "test runs and logs: ${runs#"$top"/}/ ($(( $(date +%s) - t0 )) s)"

@@ -40,7 +40,7 @@ if [ "$stale" = yes ]; then
 		cp "$t" "$root/usr/bin/"
 		ldd "$t" | awk '/=> \//{print $3} /^\t\/.*ld-linux/{print $1}' |
 			while read -r lib; do
-				cp -L --parents -n "$lib" "$root/"
+				[ -e "$root/$lib" ] || cp -L --parents "$lib" "$root/"
 			done
 	done
 	cp "$top/common/image/init" "$root/init"
