@@ -46,6 +46,7 @@ def parse(text):
     # per indent level: {'names': [...], 'plan': n, 'seen': k}
     stack = {}
     pending_name = {}
+    orphans = {}
     for raw in text.splitlines():
         line = raw.rstrip()
         m = _SUBTEST.match(line)
@@ -64,10 +65,20 @@ def parse(text):
         level = len(m.group('indent')) // 4
         frame = stack.setdefault(level, {'plan': None, 'seen': 0})
         frame['seen'] += 1
+        name = m.group('name').strip()
+        res = Result(None, _status(m.group('ok'), m.group('directive')), (m.group('reason') or '').strip())
+        if level >= 1 and level not in pending_name:
+            # a subtest printed without its "# Subtest:" header (6.1's
+            # debugfs log keeps only the last parameter of a case): its
+            # parent is the test line that follows at level - 1
+            res.path = [name]
+            orphans.setdefault(level, []).append(res)
+            results.append(res)
+            continue
         # the names of the enclosing tests are the pending subtest names
-        path = [pending_name[lvl] for lvl in range(1, level + 1) if lvl in pending_name]
-        path.append(m.group('name').strip())
-        res = Result(path, _status(m.group('ok'), m.group('directive')), (m.group('reason') or '').strip())
+        res.path = [pending_name[lvl] for lvl in range(1, level + 1) if lvl in pending_name] + [name]
+        for child_res in orphans.pop(level + 1, []):
+            child_res.path = res.path + child_res.path
         # a test line closes its subtests: check their plan was met
         child = stack.pop(level + 1, None)
         if child and child['plan'] is not None and child['seen'] < child['plan']:

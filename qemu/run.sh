@@ -3,6 +3,7 @@
 #
 #   qemu/run.sh -v VARIANT -p PLAN -o OUTDIR [-m MODE] [-t SECONDS]
 #               [-c CPUS] [-M MEM_MB] [-a "KERNEL ARGS"] [-i IMAGE] [-s]
+#               [-w ALLOWED_REPORT_REGEX]
 #
 # IMAGE: busybox (the default: busybox, fio, perf, sg3_utils) or debian
 #       (bash, coreutils, util-linux, systemd-udevd: common/image/debian.sh).
@@ -22,8 +23,8 @@ set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/common/lib.sh"
 
-variant='' plan='' out='' mode=auto timeout_s=600 cpus='' mem=1536 extra='' shell=no image=busybox
-while getopts 'v:p:o:m:t:c:M:a:i:s' opt; do
+variant='' plan='' out='' mode=auto timeout_s=600 cpus='' mem=1536 extra='' shell=no image=busybox allowed=''
+while getopts 'v:p:o:m:t:c:M:a:i:w:s' opt; do
 	case $opt in
 	v) variant=$OPTARG ;;
 	p) plan=$OPTARG ;;
@@ -34,6 +35,7 @@ while getopts 'v:p:o:m:t:c:M:a:i:s' opt; do
 	M) mem=$OPTARG ;;
 	a) extra=$OPTARG ;;
 	i) image=$OPTARG ;;
+	w) allowed=$OPTARG ;;
 	s) shell=yes ;;
 	*) die "usage: see the head of qemu/run.sh" ;;
 	esac
@@ -100,4 +102,4 @@ fi
 end=$(date +%s.%N)
 echo "wall_seconds $(echo "$end - $start" | bc)" >>"$out/run.info"
 
-"$top/qemu/judge.sh" "$out" "$rc" "$timeout_s"
+"$top/qemu/judge.sh" "$out" "$rc" "$timeout_s" "$allowed"

@@ -41,6 +41,16 @@ class KtapTest(unittest.TestCase):
         self.assertTrue(any('2 of 5' in p for p in problems), problems)
 
 
+    def test_parameter_without_subtest_header_folds_into_its_case(self):
+        # 6.1's debugfs results keep only the last parameter line of a case
+        cases, problems = ktap.cases(read('sg_api-6.1-debugfs.ktap'))
+        names = [name for name, _, _ in cases]
+        self.assertEqual(problems, [])
+        self.assertEqual(len(cases), 9)
+        self.assertIn('sg_api.iterate_differing_sizes', names)
+        self.assertNotIn('sg_api.nents 2048', names)
+
+
 class FioJsonTest(unittest.TestCase):
     def test_jobs_of_a_real_fio_run(self):
         doc = fiojson.load(os.path.join(DATA, 'fio-verify.json'))
