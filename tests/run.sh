@@ -116,7 +116,7 @@ for v in $(variants); do
 	# sg_api.dma_map_failure_partway makes dma-direct refuse a page on
 	# purpose; dma-direct WARNs once when it does (kernel/dma/direct.h)
 	if "$top/qemu/run.sh" -v "$v" -p "$top/tests/guest/smoke.sh" -o "$dir" -m "$mode" -t 900 \
-		-w 'WARNING: CPU: [0-9]+ PID: [0-9]+ at kernel/dma/direct.h:[0-9]+ dma_direct_map_(page|sg)'; then
+		-w 'WARNING: CPU: [0-9]+ PID: [0-9]+ at [./a-z]*kernel/dma/direct.h:[0-9]+ dma_direct_map_(page|sg)'; then
 		result "$v/boot" passed "$(awk '$1=="mode"{print "mode " $2}' "$dir/run.info")"
 	else
 		result "$v/boot" failed "$(cat "$dir/RESULT")"
