@@ -1,52 +1,73 @@
 #!/bin/bash
-# bench/run.sh - A/B fio benchmark of the built kernels on scsi_debug.
+# bench/run.sh - A/B fio benchmark of the built kernels on scsi_debug RAM disks.
 #
-# Environment (all optional):
-#   RW="randread read"  BS="4k 1M"  QD="32 8"   paired: point i = RW[i] BS[i] QD[i]
-#   ENGINE=io_uring (or libaio)   REPEATS=3   RUNTIME=1 (guest seconds)
-#   MODE=icount (deterministic, the default for A/B) | tcg | kvm | auto
-#   DEVICE="dev_size_mb=256 delay=0" (scsi_debug parameters)
-#   RUN_ID=<name>  (default: date-based); results/<run-id>/ is the output.
+# Environment (all optional; the defaults are the project's matrix):
+#   DEVICES="real fake"   real: scsi_debug delay=0 (the data is copied);
+#                         fake: the same with fake_rw=1 (no copy, no sg walk)
+#   RW="randread randwrite read write"  BS="4k 64k 1M 4M"  QD="1 32"
+#                         the matrix is every combination
+#   ENGINE=io_uring | libaio        REPEATS=3
+#   RUNTIME=300ms (guest time per point; fio units)  RAMP=100ms
+#   MODE=icount (deterministic, the default) | tcg | kvm | auto
+#   PAR=<guests at once> (default: one per core in icount mode, else 1)
+#   PERF="fake:read-1M-qd32 real:read-1M-qd32"  points also profiled with
+#                         perf record -a -e cpu-clock -g in the guest
+#   RUN_ID=<name>         (default: date-based); results/<run-id>/ is the output.
 #
-# Boots alternate between the variants (A B A B ...), so drift on a shared
-# machine hits both alike; each boot runs every point once, with fio's random
-# seed varied per repeat.  Raw fio JSON lands in
-# results/<run-id>/raw/<variant>/r<N>/<point>.json beside the guest logs;
-# a repeat is stamped complete (its RESULT says pass) only when the boot
-# succeeded, and a rerun with the same RUN_ID skips completed repeats.
+# Each boot runs one variant on one device setting, every point once, with
+# fio's random seed set from the repeat number.  Boots are ordered
+# A B A B ... so drift on a shared machine hits both alike (wall-clock
+# modes); in icount mode guest time counts instructions and PAR guests run
+# at once.  Raw files: results/<run-id>/raw/<device>/<variant>/r<N>/ (the
+# qemu/run.sh output directory: run.info, console.log, share/out/*.json ...).
+# A boot is kept only when it passed (RESULT = pass, written last); a rerun
+# with the same RUN_ID skips kept boots and runs the rest.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/common/lib.sh"
 
-read -r -a rws <<<"${RW:-randread read}"
-read -r -a bss <<<"${BS:-4k 1M}"
-read -r -a qds <<<"${QD:-32 8}"
+read -r -a devices <<<"${DEVICES:-real fake}"
+read -r -a rws <<<"${RW:-randread randwrite read write}"
+read -r -a bss <<<"${BS:-4k 64k 1M 4M}"
+read -r -a qds <<<"${QD:-1 32}"
+read -r -a perfs <<<"${PERF-fake:read-1M-qd32 real:read-1M-qd32}"
 engine=${ENGINE:-io_uring}
 repeats=${REPEATS:-3}
-runtime=${RUNTIME:-1}
+runtime=${RUNTIME:-300ms}
+ramp=${RAMP:-100ms}
 mode=${MODE:-icount}
 [ "$mode" = auto ] && mode=icount
-device=${DEVICE:-dev_size_mb=256 delay=0}
 run_id=${RUN_ID:-$(date -u +%Y%m%d-%H%M%S)-$mode}
 out=$top/results/$run_id
 
-[ ${#rws[@]} -eq ${#bss[@]} ] && [ ${#bss[@]} -eq ${#qds[@]} ] ||
-	die "RW, BS and QD must list the same number of points (got ${#rws[@]}, ${#bss[@]}, ${#qds[@]})"
+for d in "${devices[@]}"; do
+	case $d in real|fake) ;; *) die "unknown device '$d': use real or fake" ;; esac
+done
 for rw in "${rws[@]}"; do
 	case $rw in read|write|randread|randwrite) ;; *) die "unknown rw '$rw': use read, write, randread or randwrite" ;; esac
 done
 for bs in "${bss[@]}"; do
-	[[ $bs =~ ^[0-9]+[kKmM]?$ ]] || die "bad block size '$bs': use e.g. 4k, 64k, 1M"
+	[[ $bs =~ ^[0-9]+[kKmM]$ ]] || die "bad block size '$bs': use e.g. 4k, 64k, 1M, 4M"
+done
+for qd in "${qds[@]}"; do
+	[[ $qd =~ ^[1-9][0-9]*$ ]] || die "bad queue depth '$qd': a positive integer"
 done
 case $engine in io_uring|libaio) ;; *) die "unknown engine '$engine': use io_uring or libaio" ;; esac
 case $mode in icount|tcg|kvm) ;; *) die "unknown mode '$mode': use icount, tcg, kvm or auto" ;; esac
-[[ $repeats =~ ^[1-9][0-9]*$ ]] || die "REPEATS must be a positive integer"
+[[ $repeats =~ ^[1-9][0-9]*$ ]] || die "REPEATS must be a positive integer, not '$repeats'"
+if [ "$mode" = icount ]; then par=${PAR:-$(nproc)}; else par=${PAR:-1}; fi
 
-variants_list=(${VARIANTS:-$(variants)})
+read -r -a variants_list <<<"${VARIANTS:-$(variants | tr '\n' ' ')}"
 for v in "${variants_list[@]}"; do
 	check_variant "$v"
-	[ -f "$top/build/$v/.built" ] || die "$v is not built: run 'make image'"
+	[ -f "$top/build/$v/.built" ] && [ -f "$top/build/$v/initramfs.cpio" ] ||
+		die "$v is not built: run 'make image'"
 done
+
+points=()
+for rw in "${rws[@]}"; do for bs in "${bss[@]}"; do for qd in "${qds[@]}"; do
+	points+=("$rw-$bs-qd$qd")
+done; done; done
 
 mkdir -p "$out/raw"
 {
@@ -54,57 +75,118 @@ mkdir -p "$out/raw"
 	echo "mode $mode"
 	echo "engine $engine"
 	echo "repeats $repeats"
-	echo "runtime_s $runtime"
-	echo "device scsi_debug $device"
-	echo "points ${#rws[@]}"
-	for i in "${!rws[@]}"; do echo "point ${rws[$i]}-${bss[$i]}-qd${qds[$i]}"; done
+	echo "runtime $runtime"
+	echo "ramp $ramp"
+	echo "devices ${devices[*]}"
+	echo "device_real scsi_debug dev_size_mb=1024 delay=0"
+	echo "device_fake scsi_debug dev_size_mb=1024 delay=0 fake_rw=1"
+	for p in "${points[@]}"; do echo "point $p"; done
+	for p in "${perfs[@]}"; do echo "perf $p"; done
 	echo "variants ${variants_list[*]}"
 	echo "base $(base_desc)"
+	echo "qemu $(qemu-system-x86_64 --version | head -n 1)"
+	echo "host_cpu $(sed -n 's/^model name\t*: //p' /proc/cpuinfo | head -n 1)"
 } >"$out/meta.txt"
 
-# The guest plan: one fio run per point, raw JSON into $SGB_OUT.
-plan=$out/plan.sh
-{
+# plan DEVICE: the guest plan of one boot.  Per point: /proc/stat before and
+# after (guest CPU time per I/O), fio json+, the disk's block stat, and for
+# the largest requests a /proc/slabinfo snapshot taken while fio runs.
+plan() {
+	local dev=$1 params="dev_size_mb=1024 delay=0" p rw bs qd
+	[ "$dev" = fake ] && params="$params fake_rw=1"
 	echo '#!/bin/sh'
 	echo '. "$SGB_SHARE/lib.sh"'
 	echo 'set -e'
-	echo "disk=\$(sd_load $device)"
+	echo "disk=\$(sd_load $params)"
 	echo 'seed=$(cat "$SGB_SHARE/seed")'
-	for i in "${!rws[@]}"; do
-		p=${rws[$i]}-${bss[$i]}-qd${qds[$i]}
-		echo "fio --name=$p --filename=/dev/\$disk --direct=1 --ioengine=$engine --rw=${rws[$i]} --bs=${bss[$i]} --iodepth=${qds[$i]} --time_based --runtime=$runtime --ramp_time=0.2 --randseed=\$seed --output-format=json+ --output=\$SGB_OUT/$p.json"
-		echo "block_stat \$disk >\$SGB_OUT/$p.stat"
+	echo 'cp /proc/kallsyms "$SGB_OUT/kallsyms"'
+	echo 'if modprobe sg_api_bench 2>/dev/null; then cp /sys/kernel/debug/sg_api_bench/results.json "$SGB_OUT/microbench.json"; rmmod sg_api_bench; fi'
+	for p in "${points[@]}"; do
+		rw=${p%%-*} bs=${p#*-} bs=${bs%-qd*} qd=${p##*-qd}
+		local fio="fio --name=$p --filename=/dev/\$disk --direct=1 --ioengine=$engine --rw=$rw --bs=$bs --iodepth=$qd --time_based --runtime=$runtime --ramp_time=$ramp --randseed=\$seed --output-format=json+"
+		echo "head -n 1 /proc/stat >\$SGB_OUT/$p.stat0"
+		if [ "$bs" = 4M ]; then
+			echo "$fio --output=\$SGB_OUT/$p.json & sleep 0.2; cat /proc/slabinfo >\$SGB_OUT/$p.slabinfo; wait \$!"
+		else
+			echo "$fio --output=\$SGB_OUT/$p.json"
+		fi
+		echo "head -n 1 /proc/stat >\$SGB_OUT/$p.stat1"
+		echo "block_stat \$disk >\$SGB_OUT/$p.blockstat"
+		for pp in "${perfs[@]}"; do
+			[ "$pp" = "$dev:$p" ] || continue
+			echo "perf record -q -a -g -e cpu-clock -F 4999 -o \$SGB_OUT/$p.perf.data -- $fio --output=/dev/null >/dev/null 2>&1"
+			echo "perf report -q -i \$SGB_OUT/$p.perf.data --stdio --no-children --sort sym -g none --percent-limit 0.3 >\$SGB_OUT/$p.perf.txt 2>/dev/null"
+		done
 	done
-	echo 'cat /proc/slabinfo >"$SGB_OUT/slabinfo" 2>/dev/null || true'
-} >"$plan"
+}
 
-total=$((repeats * ${#variants_list[@]}))
-n=0
-t0=$(date +%s)
+for d in "${devices[@]}"; do plan "$d" >"$out/plan-$d.sh"; done
+
+# The boots, interleaved: repeat-major, then device, then variant (A B A B).
+jobs_list=()
 for r in $(seq 1 "$repeats"); do
-	for v in "${variants_list[@]}"; do
-		n=$((n + 1))
-		dir=$out/raw/$v/r$r
-		if [ "$(cat "$dir/RESULT" 2>/dev/null)" = pass ]; then
-			note "[$n/$total] $v repeat $r: already complete, kept"
-			continue
-		fi
-		tmp=$out/raw/$v/.r$r.tmp
-		rm -rf "$tmp"
-		mkdir -p "$(dirname "$tmp")"
-		# the seed goes in through the share, beside the plan
-		seed_plan=$(mktemp)
-		{ echo "echo $r >\"\$SGB_SHARE/seed\""; cat "$plan"; } >"$seed_plan"
-		if ! "$top/qemu/run.sh" -v "$v" -p "$seed_plan" -o "$tmp" -m "$mode" -t "${TIMEOUT:-1200}"; then
-			rm -f "$seed_plan"
-			die "$v repeat $r failed: $(cat "$tmp/RESULT"); completed repeats are kept in $out, rerun with RUN_ID=$run_id to resume"
-		fi
-		rm -f "$seed_plan"
-		rm -rf "$dir"
-		mv "$tmp" "$dir"
-		el=$(( $(date +%s) - t0 ))
-		note "[$n/$total] $v repeat $r done; elapsed ${el}s, ETA $(( el * (total - n) / n ))s"
+	for d in "${devices[@]}"; do
+		for v in "${variants_list[@]}"; do jobs_list+=("$d $v $r"); done
 	done
 done
+total=${#jobs_list[@]}
+
+# boot DEVICE VARIANT REPEAT: one boot into a temporary directory, renamed
+# into place only when it passed.
+boot() {
+	local d=$1 v=$2 r=$3 dir tmp seed_plan
+	dir=$out/raw/$d/$v/r$r
+	tmp=$out/raw/$d/$v/.r$r.tmp
+	rm -rf "$tmp"
+	mkdir -p "$(dirname "$tmp")"
+	seed_plan=$(mktemp)
+	{ echo "echo $r >\"\$SGB_SHARE/seed\""; cat "$out/plan-$d.sh"; } >"$seed_plan"
+	if ! "$top/qemu/run.sh" -v "$v" -p "$seed_plan" -o "$tmp" -m "$mode" -M 2048 -t "${TIMEOUT:-1800}" 2>/dev/null; then
+		rm -f "$seed_plan"
+		echo "$d $v r$r: $(cat "$tmp/RESULT" 2>/dev/null || echo 'no result')" >>"$out/failed.txt"
+		return 1
+	fi
+	rm -f "$seed_plan"
+	rm -rf "$dir"
+	mv "$tmp" "$dir"
+}
+
+# progress WHAT: a line with the boots done, the elapsed time and an ETA
+progress() {
+	local done el
+	done=$(find "$out/raw" -path '*/r[0-9]*/RESULT' 2>/dev/null | wc -l)
+	el=$(($(date +%s) - t0))
+	if [ "$done" -gt "$done0" ]; then
+		note "[$n/$total] $1; $done boots done, elapsed ${el}s, ETA $((el * (total - done) / (done - done0)))s"
+	else
+		note "[$n/$total] $1; elapsed ${el}s"
+	fi
+}
+
+rm -f "$out/failed.txt"
+t0=$(date +%s)
+done0=$(find "$out/raw" -path '*/r[0-9]*/RESULT' 2>/dev/null | wc -l)
+n=0 running=0
+note "bench: ${#points[@]} points x ${#devices[@]} devices x ${#variants_list[@]} kernels x $repeats repeats = $total boots, mode $mode, $par at once; output $out"
+for j in "${jobs_list[@]}"; do
+	read -r d v r <<<"$j"
+	n=$((n + 1))
+	if [ "$(cat "$out/raw/$d/$v/r$r/RESULT" 2>/dev/null)" = pass ]; then
+		note "[$n/$total] $d $v repeat $r: already complete, kept"
+		continue
+	fi
+	while [ "$running" -ge "$par" ]; do
+		wait -n || true
+		running=$((running - 1))
+	done
+	boot "$d" "$v" "$r" &
+	running=$((running + 1))
+	progress "started $d $v repeat $r"
+done
+wait
+if [ -s "$out/failed.txt" ]; then
+	sed 's/^/sgbench: failed boot: /' "$out/failed.txt" >&2
+	die "bench: $(wc -l <"$out/failed.txt") boot(s) failed (logs under $out/raw/*/*/.r*.tmp); completed boots are kept: rerun with RUN_ID=$run_id to resume"
+fi
 /usr/bin/python3 "$top/bench/report.py" "$out"
-note "bench: $out/REPORT.md ($(( $(date +%s) - t0 )) s in all)"
+note "bench: $out/REPORT.md; total $(($(date +%s) - t0)) s wall"
