@@ -106,7 +106,7 @@ plan() {
 		local fio="fio --name=$p --filename=/dev/\$disk --direct=1 --ioengine=$engine --rw=$rw --bs=$bs --iodepth=$qd --time_based --runtime=$runtime --ramp_time=$ramp --randseed=\$seed --output-format=json+"
 		echo "head -n 1 /proc/stat >\$SGB_OUT/$p.stat0"
 		if [ "$bs" = 4M ]; then
-			echo "$fio --output=\$SGB_OUT/$p.json & sleep 0.2; cat /proc/slabinfo >\$SGB_OUT/$p.slabinfo; wait \$!"
+			echo "$fio --output=\$SGB_OUT/$p.json & sleep 0.2; cat /proc/slabinfo >\$SGB_OUT/$p.slabinfo || true; wait \$!"
 		else
 			echo "$fio --output=\$SGB_OUT/$p.json"
 		fi

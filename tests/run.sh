@@ -111,6 +111,15 @@ expect_fail panic-is-a-panic "$top/tests/rig/panic.sh" 60 '^fail: panic'
 expect_fail plan-status-is-a-failure "$top/tests/rig/status.sh" 60 '^fail: the plan exited with status 3'
 
 # --- each kernel: KUnit suites and the functional smoke test --------------
+pi_checks=""
+for pi in dif-1 dif-3 dif-1_dix-1 dif-3_dix-1; do
+	for bs in 4k 1M 4M; do pi_checks="$pi_checks pi/$pi/verify-$bs"; done
+done
+pi_checks="$pi_checks pi/dif-1_dix-1/integrity-enabled pi/dif-3_dix-1/integrity-enabled
+	errors/medium-error-4k-read-fails errors/medium-error-1M-read-fails
+	errors/medium-error-elsewhere-reads-fine errors/medium-error-logged
+	errors/timeouts-recovered-data-verifies errors/timeouts-went-through-error-handler
+	errors/sg-pool-objects-back-to-baseline"
 for v in $(variants); do
 	dir=$runs/$v-smoke
 	# sg_api.dma_map_failure_partway makes dma-direct refuse a page on
@@ -123,6 +132,16 @@ for v in $(variants); do
 	fi
 	"$py" "$top/tests/check_guest.py" "$dir" "$v" sg_api >"$runs/$v.txt"
 	results_from <"$runs/$v.txt"
+	# protection information and error paths (tests/guest/pi-errors.sh)
+	dir=$runs/$v-pi-errors
+	"$top/qemu/run.sh" -v "$v" -p "$top/tests/guest/pi-errors.sh" -o "$dir" -m "$mode" -t 900 ||
+		result "$v/pi-errors/boot" failed "$(cat "$dir/RESULT")"
+	tsv=$dir/share/out/results.tsv
+	for want in $pi_checks; do
+		grep -q "^$want"$'\t' "$tsv" 2>/dev/null ||
+			result "$v/$want" failed "no result: the plan stopped before it (see $dir/share/out/plan.log)"
+	done
+	[ -f "$tsv" ] && sed "s|^|$v/|" "$tsv" | results_from
 	# the same kernel under a regular Debian userspace with systemd-udevd
 	dir=$runs/$v-debian
 	name=$v/debian-userspace-udev-links-scsi_debug-disk
