@@ -49,7 +49,7 @@ fi
 
 # --- patches: checkpatch --strict, no errors ------------------------------
 "$top/common/check-patches.sh" >"$runs/checkpatch.txt" 2>"$runs/checkpatch.err"
-sed 's|^|patches/|' "$runs/checkpatch.txt" | results_from
+results_from < <(sed 's|^|patches/|' "$runs/checkpatch.txt")
 [ -s "$runs/checkpatch.err" ] && sed -n '1,40p' "$runs/checkpatch.err"
 
 # --- the rig: accelerator fallback, hang, panic, plan status --------------
@@ -141,7 +141,7 @@ for v in $(variants); do
 		grep -q "^$want"$'\t' "$tsv" 2>/dev/null ||
 			result "$v/$want" failed "no result: the plan stopped before it (see $dir/share/out/plan.log)"
 	done
-	[ -f "$tsv" ] && sed "s|^|$v/|" "$tsv" | results_from
+	[ -f "$tsv" ] && results_from < <(sed "s|^|$v/|" "$tsv")
 	# the same kernel under a regular Debian userspace with systemd-udevd
 	dir=$runs/$v-debian
 	name=$v/debian-userspace-udev-links-scsi_debug-disk
