@@ -1,0 +1,74 @@
+echo 2 >"$SGB_SHARE/seed"
+#!/bin/sh
+. "$SGB_SHARE/lib.sh"
+set -e
+disk=$(sd_load dev_size_mb=1024 delay=0 fake_rw=1)
+seed=$(cat "$SGB_SHARE/seed")
+cp /proc/kallsyms "$SGB_OUT/kallsyms"
+if modprobe sg_api_bench 2>/dev/null; then cp /sys/kernel/debug/sg_api_bench/results.json "$SGB_OUT/microbench.json"; rmmod sg_api_bench; fi
+head -n 1 /proc/stat >$SGB_OUT/randread-4k-qd1.stat0
+fio --name=randread-4k-qd1 --filename=/dev/$disk --direct=1 --ioengine=io_uring --rw=randread --bs=4k --iodepth=1 --time_based --runtime=300ms --ramp_time=100ms --randseed=$seed --output-format=json+ --output=$SGB_OUT/randread-4k-qd1.json
+head -n 1 /proc/stat >$SGB_OUT/randread-4k-qd1.stat1
+block_stat $disk >$SGB_OUT/randread-4k-qd1.blockstat
+head -n 1 /proc/stat >$SGB_OUT/randread-4k-qd32.stat0
+fio --name=randread-4k-qd32 --filename=/dev/$disk --direct=1 --ioengine=io_uring --rw=randread --bs=4k --iodepth=32 --time_based --runtime=300ms --ramp_time=100ms --randseed=$seed --output-format=json+ --output=$SGB_OUT/randread-4k-qd32.json
+head -n 1 /proc/stat >$SGB_OUT/randread-4k-qd32.stat1
+block_stat $disk >$SGB_OUT/randread-4k-qd32.blockstat
+head -n 1 /proc/stat >$SGB_OUT/randread-64k-qd1.stat0
+fio --name=randread-64k-qd1 --filename=/dev/$disk --direct=1 --ioengine=io_uring --rw=randread --bs=64k --iodepth=1 --time_based --runtime=300ms --ramp_time=100ms --randseed=$seed --output-format=json+ --output=$SGB_OUT/randread-64k-qd1.json
+head -n 1 /proc/stat >$SGB_OUT/randread-64k-qd1.stat1
+block_stat $disk >$SGB_OUT/randread-64k-qd1.blockstat
+head -n 1 /proc/stat >$SGB_OUT/randread-64k-qd32.stat0
+fio --name=randread-64k-qd32 --filename=/dev/$disk --direct=1 --ioengine=io_uring --rw=randread --bs=64k --iodepth=32 --time_based --runtime=300ms --ramp_time=100ms --randseed=$seed --output-format=json+ --output=$SGB_OUT/randread-64k-qd32.json
+head -n 1 /proc/stat >$SGB_OUT/randread-64k-qd32.stat1
+block_stat $disk >$SGB_OUT/randread-64k-qd32.blockstat
+head -n 1 /proc/stat >$SGB_OUT/randread-1M-qd1.stat0
+fio --name=randread-1M-qd1 --filename=/dev/$disk --direct=1 --ioengine=io_uring --rw=randread --bs=1M --iodepth=1 --time_based --runtime=300ms --ramp_time=100ms --randseed=$seed --output-format=json+ --output=$SGB_OUT/randread-1M-qd1.json
+head -n 1 /proc/stat >$SGB_OUT/randread-1M-qd1.stat1
+block_stat $disk >$SGB_OUT/randread-1M-qd1.blockstat
+head -n 1 /proc/stat >$SGB_OUT/randread-1M-qd32.stat0
+fio --name=randread-1M-qd32 --filename=/dev/$disk --direct=1 --ioengine=io_uring --rw=randread --bs=1M --iodepth=32 --time_based --runtime=300ms --ramp_time=100ms --randseed=$seed --output-format=json+ --output=$SGB_OUT/randread-1M-qd32.json
+head -n 1 /proc/stat >$SGB_OUT/randread-1M-qd32.stat1
+block_stat $disk >$SGB_OUT/randread-1M-qd32.blockstat
+head -n 1 /proc/stat >$SGB_OUT/randread-4M-qd1.stat0
+fio --name=randread-4M-qd1 --filename=/dev/$disk --direct=1 --ioengine=io_uring --rw=randread --bs=4M --iodepth=1 --time_based --runtime=300ms --ramp_time=100ms --randseed=$seed --output-format=json+ --output=$SGB_OUT/randread-4M-qd1.json & sleep 0.2; cat /proc/slabinfo >$SGB_OUT/randread-4M-qd1.slabinfo || true; wait $!
+head -n 1 /proc/stat >$SGB_OUT/randread-4M-qd1.stat1
+block_stat $disk >$SGB_OUT/randread-4M-qd1.blockstat
+head -n 1 /proc/stat >$SGB_OUT/randread-4M-qd32.stat0
+fio --name=randread-4M-qd32 --filename=/dev/$disk --direct=1 --ioengine=io_uring --rw=randread --bs=4M --iodepth=32 --time_based --runtime=300ms --ramp_time=100ms --randseed=$seed --output-format=json+ --output=$SGB_OUT/randread-4M-qd32.json & sleep 0.2; cat /proc/slabinfo >$SGB_OUT/randread-4M-qd32.slabinfo || true; wait $!
+head -n 1 /proc/stat >$SGB_OUT/randread-4M-qd32.stat1
+block_stat $disk >$SGB_OUT/randread-4M-qd32.blockstat
+head -n 1 /proc/stat >$SGB_OUT/read-4k-qd1.stat0
+fio --name=read-4k-qd1 --filename=/dev/$disk --direct=1 --ioengine=io_uring --rw=read --bs=4k --iodepth=1 --time_based --runtime=300ms --ramp_time=100ms --randseed=$seed --output-format=json+ --output=$SGB_OUT/read-4k-qd1.json
+head -n 1 /proc/stat >$SGB_OUT/read-4k-qd1.stat1
+block_stat $disk >$SGB_OUT/read-4k-qd1.blockstat
+head -n 1 /proc/stat >$SGB_OUT/read-4k-qd32.stat0
+fio --name=read-4k-qd32 --filename=/dev/$disk --direct=1 --ioengine=io_uring --rw=read --bs=4k --iodepth=32 --time_based --runtime=300ms --ramp_time=100ms --randseed=$seed --output-format=json+ --output=$SGB_OUT/read-4k-qd32.json
+head -n 1 /proc/stat >$SGB_OUT/read-4k-qd32.stat1
+block_stat $disk >$SGB_OUT/read-4k-qd32.blockstat
+head -n 1 /proc/stat >$SGB_OUT/read-64k-qd1.stat0
+fio --name=read-64k-qd1 --filename=/dev/$disk --direct=1 --ioengine=io_uring --rw=read --bs=64k --iodepth=1 --time_based --runtime=300ms --ramp_time=100ms --randseed=$seed --output-format=json+ --output=$SGB_OUT/read-64k-qd1.json
+head -n 1 /proc/stat >$SGB_OUT/read-64k-qd1.stat1
+block_stat $disk >$SGB_OUT/read-64k-qd1.blockstat
+head -n 1 /proc/stat >$SGB_OUT/read-64k-qd32.stat0
+fio --name=read-64k-qd32 --filename=/dev/$disk --direct=1 --ioengine=io_uring --rw=read --bs=64k --iodepth=32 --time_based --runtime=300ms --ramp_time=100ms --randseed=$seed --output-format=json+ --output=$SGB_OUT/read-64k-qd32.json
+head -n 1 /proc/stat >$SGB_OUT/read-64k-qd32.stat1
+block_stat $disk >$SGB_OUT/read-64k-qd32.blockstat
+head -n 1 /proc/stat >$SGB_OUT/read-1M-qd1.stat0
+fio --name=read-1M-qd1 --filename=/dev/$disk --direct=1 --ioengine=io_uring --rw=read --bs=1M --iodepth=1 --time_based --runtime=300ms --ramp_time=100ms --randseed=$seed --output-format=json+ --output=$SGB_OUT/read-1M-qd1.json
+head -n 1 /proc/stat >$SGB_OUT/read-1M-qd1.stat1
+block_stat $disk >$SGB_OUT/read-1M-qd1.blockstat
+head -n 1 /proc/stat >$SGB_OUT/read-1M-qd32.stat0
+fio --name=read-1M-qd32 --filename=/dev/$disk --direct=1 --ioengine=io_uring --rw=read --bs=1M --iodepth=32 --time_based --runtime=300ms --ramp_time=100ms --randseed=$seed --output-format=json+ --output=$SGB_OUT/read-1M-qd32.json
+head -n 1 /proc/stat >$SGB_OUT/read-1M-qd32.stat1
+block_stat $disk >$SGB_OUT/read-1M-qd32.blockstat
+perf record -q -a -g -e cpu-clock -F 4999 -o $SGB_OUT/read-1M-qd32.perf.data -- fio --name=read-1M-qd32 --filename=/dev/$disk --direct=1 --ioengine=io_uring --rw=read --bs=1M --iodepth=32 --time_based --runtime=300ms --ramp_time=100ms --randseed=$seed --output-format=json+ --output=/dev/null >/dev/null 2>&1
+perf report -q -i $SGB_OUT/read-1M-qd32.perf.data --stdio --no-children --sort sym -g none --percent-limit 0.3 >$SGB_OUT/read-1M-qd32.perf.txt 2>/dev/null
+head -n 1 /proc/stat >$SGB_OUT/read-4M-qd1.stat0
+fio --name=read-4M-qd1 --filename=/dev/$disk --direct=1 --ioengine=io_uring --rw=read --bs=4M --iodepth=1 --time_based --runtime=300ms --ramp_time=100ms --randseed=$seed --output-format=json+ --output=$SGB_OUT/read-4M-qd1.json & sleep 0.2; cat /proc/slabinfo >$SGB_OUT/read-4M-qd1.slabinfo || true; wait $!
+head -n 1 /proc/stat >$SGB_OUT/read-4M-qd1.stat1
+block_stat $disk >$SGB_OUT/read-4M-qd1.blockstat
+head -n 1 /proc/stat >$SGB_OUT/read-4M-qd32.stat0
+fio --name=read-4M-qd32 --filename=/dev/$disk --direct=1 --ioengine=io_uring --rw=read --bs=4M --iodepth=32 --time_based --runtime=300ms --ramp_time=100ms --randseed=$seed --output-format=json+ --output=$SGB_OUT/read-4M-qd32.json & sleep 0.2; cat /proc/slabinfo >$SGB_OUT/read-4M-qd32.slabinfo || true; wait $!
+head -n 1 /proc/stat >$SGB_OUT/read-4M-qd32.stat1
+block_stat $disk >$SGB_OUT/read-4M-qd32.blockstat
