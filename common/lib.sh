@@ -78,3 +78,23 @@ series_hash() {
 		sha256sum "$f" | sed "s|$top/||"
 	done | sha256sum | cut -d' ' -f1
 }
+
+# copy_libs ROOT FILE...: copy the shared libraries FILEs need (their ldd
+# closure, dynamic loader included) into ROOT at their own paths.  Files
+# that are not dynamic executables are skipped.
+copy_libs() {
+	local root=$1 lib
+	shift
+	for f in "$@"; do
+		ldd "$f" 2>/dev/null | awk '/=> \//{print $3} /^\t\/.*ld-linux/{print $1}' || true
+	done | sort -u | while read -r lib; do
+		[ -e "$root/$lib" ] || cp -L --parents "$lib" "$root/"
+	done
+}
+
+# make_cpio DIR OUT: an initramfs archive (newc, owned by root, sorted so the
+# bytes do not depend on directory order) of DIR's contents, written atomically.
+make_cpio() {
+	(cd "$1" && find . -mindepth 1 | LC_ALL=C sort | cpio -o -H newc --quiet -R 0:0) >"$2.tmp" &&
+		mv "$2.tmp" "$2"
+}

@@ -36,25 +36,18 @@ if [ "$stale" = yes ]; then
 	for a in $("$root/bin/busybox" --list-full); do
 		[ -e "$root/$a" ] || ln -s /bin/busybox "$root/$a"
 	done
-	for t in "${tools[@]:1}"; do
-		cp "$t" "$root/usr/bin/"
-		ldd "$t" | awk '/=> \//{print $3} /^\t\/.*ld-linux/{print $1}' |
-			while read -r lib; do
-				[ -e "$root/$lib" ] || cp -L --parents "$lib" "$root/"
-			done
-	done
+	cp "${tools[@]:1}" "$root/usr/bin/"
+	copy_libs "$root" "${tools[@]:1}"
 	cp "$top/common/image/init" "$root/init"
 	echo "root:x:0:0:root:/root:/bin/sh" >"$root/etc/passwd"
 	echo "root:x:0:" >"$root/etc/group"
-	(cd "$root" && find . | LC_ALL=C sort | cpio -o -H newc --quiet -R 0:0) >"$base.tmp"
-	mv "$base.tmp" "$base"
+	make_cpio "$root" "$base"
 	rm -rf "$root"
 fi
 
 mods=$top/build/$variant/modules.cpio
 if [ ! -f "$mods" ] || [ "$top/build/$variant/.built" -nt "$mods" ]; then
-	(cd "$top/build/$variant/modules" && find . | LC_ALL=C sort | cpio -o -H newc --quiet -R 0:0) >"$mods.tmp"
-	mv "$mods.tmp" "$mods"
+	make_cpio "$top/build/$variant/modules" "$mods"
 fi
 cat "$base" "$mods" >"$top/build/$variant/initramfs.cpio.tmp"
 mv "$top/build/$variant/initramfs.cpio.tmp" "$top/build/$variant/initramfs.cpio"

@@ -37,12 +37,7 @@ if [ ! -f "$base" ] || [ "$top/common/image/debian.sh" -nt "$base" ] || [ "$top/
 		cp -a --parents "$f" "$root/"
 	done
 	# libraries of host binaries and of the unpacked udev
-	for f in "${files[@]}" "$root"/lib/systemd/systemd-udevd "$root"/bin/udevadm "$root"/lib/udev/*_id; do
-		[ -f "$f" ] || continue
-		ldd "$f" 2>/dev/null | awk '/=> \//{print $3} /^\t\/.*ld-linux/{print $1}' || true
-	done | sort -u | while read -r lib; do
-		[ -e "$root/$lib" ] || cp -L --parents "$lib" "$root/"
-	done
+	copy_libs "$root" "${files[@]}" "$root"/bin/udevadm "$root"/lib/udev/*_id
 	for m in modprobe insmod rmmod lsmod depmod; do ln -sf /bin/kmod "$root/usr/sbin/$m"; done
 	ln -sf bash "$root/usr/bin/sh"
 	mkdir -p "$root"/{proc,sys,dev,tmp,mnt,run,etc,root}
@@ -50,8 +45,7 @@ if [ ! -f "$base" ] || [ "$top/common/image/debian.sh" -nt "$base" ] || [ "$top/
 	echo "root:x:0:" >"$root/etc/group"
 	printf 'disk:x:6:\ncdrom:x:24:\ntape:x:26:\nkvm:x:100:\n' >>"$root/etc/group"
 	cp "$top/common/image/init" "$root/init"
-	(cd "$root" && find . | LC_ALL=C sort | cpio -o -H newc --quiet -R 0:0) >"$base.tmp"
-	mv "$base.tmp" "$base"
+	make_cpio "$root" "$base"
 	rm -rf "$root"
 fi
 # Modules go under /usr/lib: an archive entry "lib/" would replace the
@@ -60,7 +54,7 @@ stage=$top/build/$variant/modules-usr
 rm -rf "$stage"
 mkdir -p "$stage/usr/lib"
 cp -al "$top/build/$variant/modules/lib/modules" "$stage/usr/lib/"
-(cd "$stage" && find . -mindepth 1 | LC_ALL=C sort | cpio -o -H newc --quiet -R 0:0) >"$stage.cpio"
+make_cpio "$stage" "$stage.cpio"
 rm -rf "$stage"
 cat "$base" "$stage.cpio" >"$top/build/$variant/initramfs-debian.cpio.tmp"
 mv "$top/build/$variant/initramfs-debian.cpio.tmp" "$top/build/$variant/initramfs-debian.cpio"
