@@ -12,7 +12,12 @@
 #   PAR=<guests at once> (default: one per core in icount mode, else 1)
 #   PERF="fake:read-1M-qd32 real:read-1M-qd32"  points also profiled with
 #                         perf record -a -e cpu-clock -g in the guest
-#   RUN_ID=<name>         (default: date-based); results/<run-id>/ is the output.
+#   CEIL="read-4k-qd32 read-64k-qd32 read-1M-qd32 read-4M-qd32"  points also
+#                         run on null_blk in the first fake boot of each
+#                         kernel (the block layer without SCSI); "" for none
+#   MICROBENCH=1          run the sg_api_bench module in the first repeat; 0: not
+#   RUN_ID=<name>         (default: date-based); results/<run-id>/ is the output
+#                         (SGB_RESULTS=<dir> puts it under <dir> instead).
 #
 # Each boot runs one variant on one device setting, every point once, with
 # fio's random seed set from the repeat number.  Boots are ordered
@@ -31,14 +36,16 @@ read -r -a rws <<<"${RW:-randread randwrite read write}"
 read -r -a bss <<<"${BS:-4k 64k 1M 4M}"
 read -r -a qds <<<"${QD:-1 32}"
 read -r -a perfs <<<"${PERF-fake:read-1M-qd32 real:read-1M-qd32}"
+read -r -a ceils <<<"${CEIL-read-4k-qd32 read-64k-qd32 read-1M-qd32 read-4M-qd32}"
 engine=${ENGINE:-io_uring}
 repeats=${REPEATS:-3}
 runtime=${RUNTIME:-300ms}
 ramp=${RAMP:-100ms}
 mode=${MODE:-icount}
+case ${MICROBENCH:-1} in 0|1) ;; *) die "MICROBENCH must be 0 or 1, not '$MICROBENCH'" ;; esac
 [ "$mode" = auto ] && mode=icount
 run_id=${RUN_ID:-$(date -u +%Y%m%d-%H%M%S)-$mode}
-out=$top/results/$run_id
+out=${SGB_RESULTS:-$top/results}/$run_id
 
 for d in "${devices[@]}"; do
 	case $d in real|fake) ;; *) die "unknown device '$d': use real or fake" ;; esac
@@ -48,6 +55,10 @@ for rw in "${rws[@]}"; do
 done
 for bs in "${bss[@]}"; do
 	[[ $bs =~ ^[0-9]+[kKmM]$ ]] || die "bad block size '$bs': use e.g. 4k, 64k, 1M, 4M"
+done
+for p in "${ceils[@]}"; do
+	[[ $p =~ ^(rand)?(read|write)-[0-9]+[kKmM]-qd[1-9][0-9]*$ ]] ||
+		die "bad CEIL point '$p': use <rw>-<bs>-qd<depth>, e.g. read-1M-qd32"
 done
 for qd in "${qds[@]}"; do
 	[[ $qd =~ ^[1-9][0-9]*$ ]] || die "bad queue depth '$qd': a positive integer"
@@ -82,15 +93,23 @@ mkdir -p "$out/raw"
 	echo "device_fake scsi_debug dev_size_mb=1024 delay=0 fake_rw=1"
 	for p in "${points[@]}"; do echo "point $p"; done
 	for p in "${perfs[@]}"; do echo "perf $p"; done
+	for p in "${ceils[@]}"; do echo "ceil $p"; done
 	echo "variants ${variants_list[*]}"
 	echo "base $(base_desc)"
 	echo "qemu $(qemu-system-x86_64 --version | head -n 1)"
 	echo "host_cpu $(sed -n 's/^model name\t*: //p' /proc/cpuinfo | head -n 1)"
 } >"$out/meta.txt"
 
-# plan DEVICE: the guest plan of one boot.  Per point: /proc/stat before and
-# after (guest CPU time per I/O), fio json+, the disk's block stat, and for
-# the largest requests a /proc/slabinfo snapshot taken while fio runs.
+# plan DEVICE: the guest plan of one boot.  Per point: /proc/stat and the
+# disk's block stat before and after it (guest CPU time per I/O, and the
+# size of the requests that reached the disk), and fio json+.  Outside the
+# measured runs: the microbenchmark (first repeat only: in icount mode its
+# figures do not change between boots), perf at the PERF points, and, in the
+# first repeat only: the sg pool slab objects in use at the 4M points (an
+# extra fio run polled from the shell, so the measured run is not
+# disturbed) and, on the fake device, the ceilings: the CEIL points on
+# null_blk (no SCSI, no scatterlist) and the guest's memory copy bandwidth
+# (perf bench mem memcpy).
 plan() {
 	local dev=$1 params="dev_size_mb=1024 delay=0" p rw bs qd
 	[ "$dev" = fake ] && params="$params fake_rw=1"
@@ -100,24 +119,36 @@ plan() {
 	echo "disk=\$(sd_load $params)"
 	echo 'seed=$(cat "$SGB_SHARE/seed")'
 	echo 'cp /proc/kallsyms "$SGB_OUT/kallsyms"'
-	echo 'if modprobe sg_api_bench 2>/dev/null; then cp /sys/kernel/debug/sg_api_bench/results.json "$SGB_OUT/microbench.json"; rmmod sg_api_bench; fi'
+	[ "${MICROBENCH:-1}" = 1 ] &&
+		echo 'if [ "$seed" = 1 ] && modprobe sg_api_bench 2>/dev/null; then cp /sys/kernel/debug/sg_api_bench/results.json "$SGB_OUT/microbench.json"; rmmod sg_api_bench; fi'
 	for p in "${points[@]}"; do
 		rw=${p%%-*} bs=${p#*-} bs=${bs%-qd*} qd=${p##*-qd}
 		local fio="fio --name=$p --filename=/dev/\$disk --direct=1 --ioengine=$engine --rw=$rw --bs=$bs --iodepth=$qd --time_based --runtime=$runtime --ramp_time=$ramp --randseed=\$seed --output-format=json+"
 		echo "head -n 1 /proc/stat >\$SGB_OUT/$p.stat0"
-		if [ "$bs" = 4M ]; then
-			echo "$fio --output=\$SGB_OUT/$p.json & sleep 0.2; cat /proc/slabinfo >\$SGB_OUT/$p.slabinfo || true; wait \$!"
-		else
-			echo "$fio --output=\$SGB_OUT/$p.json"
-		fi
+		echo "block_stat \$disk >\$SGB_OUT/$p.blockstat0"
+		echo "$fio --output=\$SGB_OUT/$p.json"
 		echo "head -n 1 /proc/stat >\$SGB_OUT/$p.stat1"
 		echo "block_stat \$disk >\$SGB_OUT/$p.blockstat"
+		[ "$bs" = 4M ] && echo "[ \"\$seed\" != 1 ] || slab_peak \$SGB_OUT/$p.slabinfo $fio --output=/dev/null"
 		for pp in "${perfs[@]}"; do
 			[ "$pp" = "$dev:$p" ] || continue
-			echo "perf record -q -a -g -e cpu-clock -F 4999 -o \$SGB_OUT/$p.perf.data -- $fio --output=/dev/null >/dev/null 2>&1"
-			echo "perf report -q -i \$SGB_OUT/$p.perf.data --stdio --no-children --sort sym -g none --percent-limit 0.3 >\$SGB_OUT/$p.perf.txt 2>/dev/null"
+			# perf.data goes to tmpfs first: writing it to the 9p share
+			# while recording would put 9p in the profile
+			echo "perf record -q -a -g -e cpu-clock -F 4999 -o /tmp/$p.perf.data -- $fio --output=/dev/null >/dev/null 2>&1"
+			echo "perf report -q -i /tmp/$p.perf.data --stdio --no-children --sort sym -g none --percent-limit 0.3 >\$SGB_OUT/$p.perf.txt 2>/dev/null"
+			echo "mv /tmp/$p.perf.data \$SGB_OUT/$p.perf.data"
 		done
 	done
+	[ "$dev" = fake ] || return 0
+	[ ${#ceils[@]} -gt 0 ] || return 0
+	echo '[ "$seed" = 1 ] || exit 0'
+	echo 'nb=$(nullb_load)'
+	for p in "${ceils[@]}"; do
+		rw=${p%%-*} bs=${p#*-} bs=${bs%-qd*} qd=${p##*-qd}
+		echo "fio --name=null-$p --filename=/dev/\$nb --direct=1 --ioengine=$engine --rw=$rw --bs=$bs --iodepth=$qd --time_based --runtime=$runtime --ramp_time=$ramp --randseed=\$seed --output-format=json --output=\$SGB_OUT/ceil-null-$p.json"
+	done
+	echo 'perf bench mem memcpy -s 1MB -l 20 -f all >$SGB_OUT/ceil-memcpy.txt 2>&1'
+	echo 'grep -m 1 "^flags" /proc/cpuinfo >$SGB_OUT/ceil-cpuflags.txt'
 }
 
 for d in "${devices[@]}"; do plan "$d" >"$out/plan-$d.sh"; done
@@ -163,8 +194,27 @@ progress() {
 	fi
 }
 
+# monitor: a line per finished point (fio writes its JSON when the point
+# ends; the share directories are on the host), with elapsed time and ETA.
+count_points() {
+	find "$out/raw" -path '*/share/out/*.json' ! -name microbench.json ! -name 'ceil-*' 2>/dev/null | wc -l
+}
+monitor() {
+	local all=$((total * ${#points[@]})) last=$pdone0 c el
+	while sleep 5; do
+		c=$(count_points)
+		[ "$c" -gt "$last" ] || continue
+		last=$c el=$(($(date +%s) - t0))
+		note "point $c/$all done, elapsed ${el}s, ETA $((el * (all - c) / (c - pdone0)))s"
+	done
+}
+
 rm -f "$out/failed.txt"
 t0=$(date +%s)
+pdone0=$(count_points)
+monitor &
+monitor_pid=$!
+trap 'st=$?; kill $monitor_pid 2>/dev/null || true; exit $st' EXIT
 done0=$(find "$out/raw" -path '*/r[0-9]*/RESULT' 2>/dev/null | wc -l)
 n=0 running=0
 note "bench: ${#points[@]} points x ${#devices[@]} devices x ${#variants_list[@]} kernels x $repeats repeats = $total boots, mode $mode, $par at once; output $out"
@@ -183,7 +233,11 @@ for j in "${jobs_list[@]}"; do
 	running=$((running + 1))
 	progress "started $d $v repeat $r"
 done
-wait
+while [ "$running" -gt 0 ]; do
+	wait -n || true
+	running=$((running - 1))
+done
+kill $monitor_pid 2>/dev/null || true
 if [ -s "$out/failed.txt" ]; then
 	sed 's/^/sgbench: failed boot: /' "$out/failed.txt" >&2
 	die "bench: $(wc -l <"$out/failed.txt") boot(s) failed (logs under $out/raw/*/*/.r*.tmp); completed boots are kept: rerun with RUN_ID=$run_id to resume"

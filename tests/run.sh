@@ -110,6 +110,19 @@ expect_fail hang-is-a-timeout "$top/tests/rig/hang.sh" 25 '^fail: timeout'
 expect_fail panic-is-a-panic "$top/tests/rig/panic.sh" 60 '^fail: panic'
 expect_fail plan-status-is-a-failure "$top/tests/rig/status.sh" 60 '^fail: the plan exited with status 3'
 
+# --- bench: in icount mode, guests run at once give the serial figures ----
+# (two small matrices, both kernels, one guest at a time and then two)
+bench_small() {
+	SGB_RESULTS=$runs/bench MODE=icount DEVICES=fake RW=randread BS="4k 1M" QD=1 REPEATS=1 \
+		RUNTIME=300ms RAMP=50ms PERF="" CEIL="" MICROBENCH=0 PAR=$1 RUN_ID=$2 \
+		"$top/bench/run.sh" >"$runs/bench-$2.log" 2>&1
+}
+if bench_small 1 serial && bench_small 2 parallel; then
+	results_from < <("$py" "$top/tests/bench_same.py" "$runs/bench/serial" "$runs/bench/parallel")
+else
+	result bench/parallel-equals-serial failed "a bench run failed: see ${runs#"$top"/}/bench-*.log"
+fi
+
 # --- each kernel: KUnit suites and the functional smoke test --------------
 pi_checks=""
 for pi in dif-1 dif-3 dif-1_dix-1 dif-3_dix-1; do
