@@ -33,10 +33,10 @@ CONTROL = 'sg_table'
 METRICS = [  # key, label, better
     ('iops', 'IOPS', 'higher'),
     ('bw_mib', 'MiB/s', 'higher'),
-    ('clat_mean_us', 'clat mean us', 'lower'),
-    ('clat_p50_us', 'clat p50 us', 'lower'),
-    ('clat_p99_us', 'clat p99 us', 'lower'),
-    ('clat_p999_us', 'clat p99.9 us', 'lower'),
+    ('lat_mean_us', 'latency mean us', 'lower'),
+    ('lat_p50_us', 'latency p50 us', 'lower'),
+    ('lat_p99_us', 'latency p99 us', 'lower'),
+    ('lat_p999_us', 'latency p99.9 us', 'lower'),
     ('cpu_ns_per_io', 'guest CPU ns per I/O', 'lower'),
     ('req_kib', 'KiB per request at the disk', 'higher'),
 ]
@@ -124,12 +124,14 @@ def kernel_memcpy(rdirs):
     return None
 
 
-def clat_bins(path):
-    """fio json+ completion latency histogram of the main direction:
-    sorted [(ns, count)]."""
+def lat_bins(path):
+    """fio json+ latency histogram of the main direction: sorted
+    [(ns, count)], of the total latency (lat) where fio ran with
+    --lat_percentiles=1, else of the completion latency (clat)."""
     job = fiojson.load(path)['jobs'][0]
     d = job['read'] if job['read']['io_bytes'] >= job['write']['io_bytes'] else job['write']
-    return sorted((int(k), v) for k, v in d.get('clat_ns', {}).get('bins', {}).items())
+    kind = 'lat' if d.get('lat_ns', {}).get('bins') else 'clat'
+    return kind, sorted((int(k), v) for k, v in d.get(kind + '_ns', {}).get('bins', {}).items())
 
 
 def run_cpus(rdir):
@@ -149,9 +151,10 @@ def sample(rdir, point):
     job = fiojson.jobs(doc)[0]
     d = job['read'] if job['read']['io_bytes'] >= job['write']['io_bytes'] else job['write']
     us = lambda ns: (ns or 0) / 1000.0  # noqa: E731
+    nus = lambda ns: None if ns is None else ns / 1000.0  # noqa: E731
     s = {'iops': d['iops'], 'bw_mib': d['bw_bytes'] / 1048576.0,
-         'clat_mean_us': us(d['clat_mean_ns']), 'clat_p50_us': us(d['clat_p50_ns']),
-         'clat_p99_us': us(d['clat_p99_ns']), 'clat_p999_us': us(d['clat_p999_ns'])}
+         'lat_mean_us': us(d['lat_mean_ns']), 'lat_p50_us': nus(d['lat_p50_ns']),
+         'lat_p99_us': nus(d['lat_p99_ns']), 'lat_p999_us': nus(d['lat_p999_ns'])}
     share = busy_share(outdir, point)
     s['cpu_ns_per_io'] = share * run_cpus(rdir) * 1e9 / d['iops'] if share is not None and d['iops'] else None
     s['req_kib'] = request_kib(outdir, point)
@@ -308,9 +311,11 @@ class Report:
         for d in self.devices:
             pts = self.cdf_points(d)
             if pts:
-                L += [f'Completion latency CDF, device `{d}`, {", ".join(pts)} '
-                      '(fio json+ histogram bins, first repeat):', '',
-                      f'![latency CDF {d}](plots/clat-cdf-{d}.png)', '']
+                L += [f'Latency CDF, device `{d}`, {", ".join(pts)} (fio json+ histogram '
+                      'bins of the total latency where the run has them, first repeat; with `delay=0` an I/O can '
+                      'complete inside the submitting system call, so fio\'s completion '
+                      'latency alone would leave the driver out):', '',
+                      f'![latency CDF {d}](plots/lat-cdf-{d}.png)', '']
 
     def details(self):
         L = self.lines
@@ -582,7 +587,7 @@ class Report:
             fig, axes = plt.subplots(1, len(pts), figsize=(3.2 * len(pts), 3), squeeze=False)
             for ax, p in zip(axes[0], pts):
                 for v in self.variants:
-                    bins = clat_bins(os.path.join(self.rdirs[(d, v)][0], 'share', 'out', p + '.json'))
+                    kind, bins = lat_bins(os.path.join(self.rdirs[(d, v)][0], 'share', 'out', p + '.json'))
                     total = sum(c for _, c in bins)
                     if not total:
                         continue
@@ -594,12 +599,14 @@ class Report:
                     ax.step(xs, ys, where='post', label=v)
                 ax.set_xscale('log')
                 ax.set_title(p, fontsize=8)
-                ax.set_xlabel('completion latency, us', fontsize=7)
+                ax.set_xlabel('latency (submission to completion), us' if kind == 'lat' else
+                              'completion latency (clat: no lat percentiles in this run), us',
+                              fontsize=7)
                 ax.tick_params(labelsize=7)
             axes[0][0].set_ylabel('fraction of I/Os', fontsize=7)
             axes[0][-1].legend(fontsize=7)
             fig.tight_layout()
-            fig.savefig(os.path.join(self.run, 'plots', f'clat-cdf-{d}.png'), dpi=90,
+            fig.savefig(os.path.join(self.run, 'plots', f'lat-cdf-{d}.png'), dpi=90,
                         metadata={'Software': None})
             plt.close(fig)
 

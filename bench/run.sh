@@ -19,7 +19,8 @@
 #   RUN_ID=<name>         (default: date-based); results/<run-id>/ is the output
 #                         (SGB_RESULTS=<dir> puts it under <dir> instead).
 #
-# Each boot runs one variant on one device setting, every point once, with
+# Each boot runs one variant on one device setting, every point once (in an
+# order shuffled per repeat, see plan()), with
 # fio's random seed set from the repeat number.  Boots are ordered
 # A B A B ... so drift on a shared machine hits both alike (wall-clock
 # modes); in icount mode guest time counts instructions and PAR guests run
@@ -110,10 +111,18 @@ mkdir -p "$out/raw"
 # disturbed) and, on the fake device, the ceilings: the CEIL points on
 # null_blk (no SCSI, no scatterlist) and the guest's memory copy bandwidth
 # (perf bench mem memcpy).
+#
+# The points run in an order shuffled per repeat (the same for every kernel
+# and device in that repeat): the cost of an I/O depends a little on what ran
+# before it (the physical layout of fio's buffers, slab state), and a fixed
+# order would turn that into a bias; shuffled, it shows as spread.
 plan() {
-	local dev=$1 params="dev_size_mb=1024 delay=0" p rw bs qd
+	local dev=$1 r=$2 params="dev_size_mb=1024 delay=0" p rw bs qd order
 	[ "$dev" = fake ] && params="$params fake_rw=1"
+	mapfile -t order < <(printf '%s\n' "${points[@]}" |
+		awk -v s="$r" 'BEGIN { srand(s) } { printf "%.9f\t%s\n", rand(), $0 }' | sort -n | cut -f 2-)
 	echo '#!/bin/sh'
+	echo "echo $r >\"\$SGB_SHARE/seed\""
 	echo '. "$SGB_SHARE/lib.sh"'
 	echo 'set -e'
 	echo "disk=\$(sd_load $params)"
@@ -121,9 +130,9 @@ plan() {
 	echo 'cp /proc/kallsyms "$SGB_OUT/kallsyms"'
 	[ "${MICROBENCH:-1}" = 1 ] &&
 		echo 'if [ "$seed" = 1 ] && modprobe sg_api_bench 2>/dev/null; then cp /sys/kernel/debug/sg_api_bench/results.json "$SGB_OUT/microbench.json"; rmmod sg_api_bench; fi'
-	for p in "${points[@]}"; do
+	for p in "${order[@]}"; do
 		rw=${p%%-*} bs=${p#*-} bs=${bs%-qd*} qd=${p##*-qd}
-		local fio="fio --name=$p --filename=/dev/\$disk --direct=1 --ioengine=$engine --rw=$rw --bs=$bs --iodepth=$qd --time_based --runtime=$runtime --ramp_time=$ramp --randseed=\$seed --output-format=json+"
+		local fio="fio --name=$p --filename=/dev/\$disk --direct=1 --ioengine=$engine --rw=$rw --bs=$bs --iodepth=$qd --time_based --runtime=$runtime --ramp_time=$ramp --randseed=\$seed --lat_percentiles=1 --output-format=json+"
 		echo "head -n 1 /proc/stat >\$SGB_OUT/$p.stat0"
 		echo "block_stat \$disk >\$SGB_OUT/$p.blockstat0"
 		echo "$fio --output=\$SGB_OUT/$p.json"
@@ -151,7 +160,9 @@ plan() {
 	echo 'grep -m 1 "^flags" /proc/cpuinfo >$SGB_OUT/ceil-cpuflags.txt'
 }
 
-for d in "${devices[@]}"; do plan "$d" >"$out/plan-$d.sh"; done
+for r in $(seq 1 "$repeats"); do
+	for d in "${devices[@]}"; do plan "$d" "$r" >"$out/plan-$d-r$r.sh"; done
+done
 
 # The boots, interleaved: repeat-major, then device, then variant (A B A B).
 jobs_list=()
@@ -165,19 +176,15 @@ total=${#jobs_list[@]}
 # boot DEVICE VARIANT REPEAT: one boot into a temporary directory, renamed
 # into place only when it passed.
 boot() {
-	local d=$1 v=$2 r=$3 dir tmp seed_plan
+	local d=$1 v=$2 r=$3 dir tmp
 	dir=$out/raw/$d/$v/r$r
 	tmp=$out/raw/$d/$v/.r$r.tmp
 	rm -rf "$tmp"
 	mkdir -p "$(dirname "$tmp")"
-	seed_plan=$(mktemp)
-	{ echo "echo $r >\"\$SGB_SHARE/seed\""; cat "$out/plan-$d.sh"; } >"$seed_plan"
-	if ! "$top/qemu/run.sh" -v "$v" -p "$seed_plan" -o "$tmp" -m "$mode" -M 2048 -t "${TIMEOUT:-1800}" 2>/dev/null; then
-		rm -f "$seed_plan"
+	if ! "$top/qemu/run.sh" -v "$v" -p "$out/plan-$d-r$r.sh" -o "$tmp" -m "$mode" -M 2048 -t "${TIMEOUT:-1800}" 2>/dev/null; then
 		echo "$d $v r$r: $(cat "$tmp/RESULT" 2>/dev/null || echo 'no result')" >>"$out/failed.txt"
 		return 1
 	fi
-	rm -f "$seed_plan"
 	rm -rf "$dir"
 	mv "$tmp" "$dir"
 }

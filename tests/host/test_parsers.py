@@ -112,7 +112,8 @@ class ReportTest(unittest.TestCase):
         self.assertIsNone(self.report.request_kib(self.dir, 'absent'))
 
     def test_latency_histogram_of_a_real_json_plus_run(self):
-        bins = self.report.clat_bins(os.path.join(DATA, 'fio-jsonplus-randread-1M.json'))
+        kind, bins = self.report.lat_bins(os.path.join(DATA, 'fio-jsonplus-randread-1M.json'))
+        self.assertEqual(kind, 'clat')  # this run had no --lat_percentiles
         self.assertGreaterEqual(len(bins), 2)
         self.assertEqual(bins, sorted(bins))
         job = fiojson.load(os.path.join(DATA, 'fio-jsonplus-randread-1M.json'))['jobs'][0]['read']
