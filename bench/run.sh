@@ -16,6 +16,9 @@
 #                         run on null_blk in the first fake boot of each
 #                         kernel (the block layer without SCSI); "" for none
 #   MICROBENCH=1          run the sg_api_bench module in the first repeat; 0: not
+#   BOOTS="real:sg_ring:1 fake:sg_table:2 ..."  run only these boots of the
+#                         matrix (device:variant:repeat), to spread one run
+#                         over several hosts; default: all
 #   RUN_ID=<name>         (default: date-based); results/<run-id>/ is the output
 #                         (SGB_RESULTS=<dir> puts it under <dir> instead).
 #
@@ -81,6 +84,24 @@ for rw in "${rws[@]}"; do for bs in "${bss[@]}"; do for qd in "${qds[@]}"; do
 	points+=("$rw-$bs-qd$qd")
 done; done; done
 
+# The boots, interleaved: repeat-major, then device, then variant (A B A B).
+jobs_list=()
+for r in $(seq 1 "$repeats"); do
+	for d in "${devices[@]}"; do
+		for v in "${variants_list[@]}"; do jobs_list+=("$d $v $r"); done
+	done
+done
+if [ -n "${BOOTS:-}" ]; then
+	for b in $BOOTS; do
+		printf '%s\n' "${jobs_list[@]}" | tr ' ' : | grep -qx "$b" ||
+			die "BOOTS names '$b', which is not a boot of this matrix: use <device>:<variant>:<repeat>, e.g. real:sg_ring:1"
+	done
+	sel=()
+	for j in "${jobs_list[@]}"; do
+		[[ " $BOOTS " == *" ${j// /:} "* ]] && sel+=("$j")
+	done
+	jobs_list=("${sel[@]}")
+fi
 mkdir -p "$out/raw"
 {
 	echo "run_id $run_id"
@@ -164,13 +185,6 @@ for r in $(seq 1 "$repeats"); do
 	for d in "${devices[@]}"; do plan "$d" "$r" >"$out/plan-$d-r$r.sh"; done
 done
 
-# The boots, interleaved: repeat-major, then device, then variant (A B A B).
-jobs_list=()
-for r in $(seq 1 "$repeats"); do
-	for d in "${devices[@]}"; do
-		for v in "${variants_list[@]}"; do jobs_list+=("$d $v $r"); done
-	done
-done
 total=${#jobs_list[@]}
 
 # boot DEVICE VARIANT REPEAT: one boot into a temporary directory, renamed

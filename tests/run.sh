@@ -112,15 +112,38 @@ expect_fail plan-status-is-a-failure "$top/tests/rig/status.sh" 60 '^fail: the p
 
 # --- bench: in icount mode, guests run at once give the serial figures ----
 # (two small matrices, both kernels, one guest at a time and then two)
-bench_small() {
-	SGB_RESULTS=$runs/bench MODE=icount DEVICES=fake RW=randread BS="4k 1M" QD=1 REPEATS=1 \
-		RUNTIME=300ms RAMP=50ms PERF="" CEIL="" MICROBENCH=0 PAR=$1 RUN_ID=$2 \
+bench_small() {  # PAR RUN_ID [VAR=value ...]
+	env SGB_RESULTS="$runs/bench" MODE=icount DEVICES=fake RW=randread BS="4k 1M" QD=1 REPEATS=1 \
+		RUNTIME=300ms RAMP=50ms PERF="" CEIL="" MICROBENCH=0 PAR="$1" RUN_ID="$2" "${@:3}" \
 		"$top/bench/run.sh" >"$runs/bench-$2.log" 2>&1
 }
 if bench_small 1 serial && bench_small 2 parallel; then
 	results_from < <("$py" "$top/tests/bench_same.py" "$runs/bench/serial" "$runs/bench/parallel")
 else
 	result bench/parallel-equals-serial failed "a bench run failed: see ${runs#"$top"/}/bench-*.log"
+fi
+
+# a guest that dies mid-matrix (here: killed by the boot timeout): the run
+# fails naming the boot, is not reported complete, and a rerun with the
+# same RUN_ID keeps the boots that passed and runs only the rest
+name=bench/guest-died-mid-run-is-reported-and-resumable
+if bench_small 2 died TIMEOUT=1 BS=4k; then
+	result $name failed "the run passed although every boot timed out"
+elif ! grep -q 'boot(s) failed.*rerun with RUN_ID=died' "$runs/bench-died.log" ||
+	[ -e "$runs/bench/died/REPORT.md" ]; then
+	result $name failed "no clear failure, or a report was written: see ${runs#"$top"/}/bench-died.log"
+else
+	first=$(grep -o '[0-9]* boot(s) failed' "$runs/bench-died.log" | head -n 1)
+	# now let one kernel's boot succeed, then resume: it must be kept
+	bench_small 2 died BOOTS=fake:sg_table:1 BS=4k
+	kept=$(cat "$runs/bench/died/raw/fake/sg_table/r1/RESULT" 2>/dev/null)
+	bench_small 2 died BS=4k
+	if [ "$kept" = pass ] && grep -q 'fake sg_table repeat 1: already complete, kept' "$runs/bench-died.log" &&
+		grep -q '^Status: complete' "$runs/bench/died/REPORT.md"; then
+		result $name passed "$first first; resumed, the passed boot kept, complete"
+	else
+		result $name failed "the resumed run did not keep the passed boot or is not complete: see ${runs#"$top"/}/bench-died.log"
+	fi
 fi
 
 # --- each kernel: KUnit suites and the functional smoke test --------------
