@@ -563,7 +563,18 @@ def probe_sizes(trees, tree, variant, obj, tmp):
     return ''.join(f'{k} {v}\n' for k, v in vals)
 
 
+def check_series(rundir):
+    """Refuse a run that was measured with another series than variants/."""
+    for v in (RING, CONTROL):
+        h = series_hash(v)
+        ri = run_info(rundir, v)
+        if ri.get('series_sha256') and ri['series_sha256'] != h:
+            die(f'{rundir} was measured with another {v} series (sha256 {ri["series_sha256"][:12]}, '
+                f'variants/ has {h[:12]}): check out the commit that made the run, or make a new run')
+
+
 def collect(rundir):
+    check_series(rundir)
     for tool in ('git', 'pmccabe', 'ctags', 'gcc'):
         if not shutil.which(tool):
             die(f'{tool} is missing: run make deps (common/deps.sh installs it)')
@@ -579,9 +590,6 @@ def collect(rundir):
         for v in (RING, CONTROL):
             h = series_hash(v)
             ri = run_info(rundir, v)
-            if ri.get('series_sha256') and ri['series_sha256'] != h:
-                die(f'{rundir} was measured with another {v} series (sha256 {ri["series_sha256"][:12]}, '
-                    f'variants/ has {h[:12]}): check out the commit that made the run, or make a new run')
             tree = trees.apply(v)
             tree_of[v] = tree
             match = 'not recorded'
@@ -781,6 +789,14 @@ class Decision:
             else:
                 self.summary.append((f'Complexity, {who} code (McCabe, lines)', 'even',
                                      f'McCabe {b[1]} both, lines {b[0]} vs {a[0]}', '#complexity-of-the-code-each-design-needs'))
+        base_fns = {fn for r in ROLES for _, fn in r[2]}
+        ring_fns = {fn for r in ROLES for _, fn in r[3]}
+        reused = sorted({c for r in ROLES for x in r[3] for c in api_calls(bodies[RING][x], x[1])}
+                        & base_fns - ring_fns)
+        if reused:
+            L += ['', 'The sg_ring code reuses these functions of the sg_table column, once per array: ' +
+                  ', '.join(f'`{n}`' for n in reused) + '; its lines and McCabe numbers are what the ring '
+                  'adds on top of them.']
         L += ['', 'The calls, job by job:', ''] + detail + ['']
         self.L += L
 
@@ -855,11 +871,12 @@ class Decision:
         for v in ('base', RING):
             files = {p for p, _, _ in g[v]}
             direct = [x for x in g[v] if 'table' in x[2]]
-            totals[v] = (len(g[v]), len(files), len(direct), len({p for p, _, _ in direct}))
-        L += ['| tree | call sites | files | of which sdb.table sites | in files |', '|---|---|---|---|---|']
+            totals[v] = (len(g[v]), len(files), len(direct), len({p for p, _, _ in direct}),
+                         len({(p, ln) for p, ln, _ in g[v]}))
+        L += ['| tree | call sites | lines | files | of which sdb.table sites | in files |', '|---|---|---|---|---|---|']
         for v, label in (('base', 'base 6.1'), (RING, 'after the sg_ring series')):
             t = totals[v]
-            L.append(f'| {label} | {t[0]} | {t[1]} | {t[2]} | {t[3]} |')
+            L.append(f'| {label} | {t[0]} | {t[4]} | {t[1]} | {t[2]} | {t[3]} |')
         L += ['', 'By subsystem and accessor (base 6.1):', '']
         names = sorted({m for _, _, m in g['base']})
         subs = {}

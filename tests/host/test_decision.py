@@ -123,7 +123,7 @@ class RenderTest(unittest.TestCase):
         text = self.render()
         self.assertIn('| Complexity, API code (McCabe, lines) | sg_ring | McCabe 5 vs 17 (-71 % for sg_ring)', text)
         self.assertIn('6 uses of the changed accessors in 4 files; 4 in 2 remain', text)
-        self.assertIn('| base 6.1 | 6 | 4 | 3 | 2 |', text)
+        self.assertIn('| base 6.1 | 6 | 5 | 4 | 3 | 2 |', text)     # iscsi_tcp.c:10 has two uses
         # sg_table: 1024 segments = 8 x sgpool-128 + 1 x sgpool-8; sg_ring 8 x 127 + 1 x 7
         self.assertIn('| 1024 | 33384 | 8xsgpool-128 + 1xsgpool-8 | 33408 | 8xsgring-127 + 1xsgring-7 | +0.1 % |', text)
         self.assertIn('sgpool-128 (consistent)', text)
@@ -144,6 +144,21 @@ class RenderTest(unittest.TestCase):
         with self.assertRaises(SystemExit) as cm:
             self.render()
         self.assertIn('numstat-sg_ring.txt is missing', str(cm.exception))
+
+
+class CollectTest(unittest.TestCase):
+    def test_run_measured_with_another_series_is_refused(self):
+        tmp = tempfile.mkdtemp()
+        try:
+            rdir = os.path.join(tmp, 'raw', 'real', 'sg_ring', 'r1')
+            os.makedirs(rdir)
+            with open(os.path.join(rdir, 'run.info'), 'w') as f:
+                f.write('variant sg_ring\nseries_sha256 ' + '0' * 64 + '\n')
+            with self.assertRaises(SystemExit) as cm:
+                decision.collect(tmp)
+            self.assertIn('measured with another sg_ring series', str(cm.exception))
+        finally:
+            shutil.rmtree(tmp)
 
 
 if __name__ == '__main__':
