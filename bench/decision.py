@@ -292,7 +292,7 @@ def parse_defines(text, known=None):
     for line in text.splitlines():
         path, _, src = line.split(':', 2)
         m = re.match(r'\s*#\s*define\s+(\w+)\s+(.*?)\s*(/\*.*)?$', src) or \
-            re.match(r'\s*(\w+)\s*=\s*([^,/]*?)\s*,?\s*(/[*/].*)?$', src)
+            re.match(r'\s*(\w+)\s*=\s*((?:[^,/]|/(?![*/]))*?)\s*,?\s*(/[*/].*)?$', src)
         if m and '(' not in src.split(m.group(1), 1)[1][:1]:
             out.setdefault(m.group(1), []).append((path, m.group(2)))
     for k, v in (known or {}).items():

@@ -91,6 +91,7 @@ class ParserTest(unittest.TestCase):
         self.assertEqual(got['drivers/scsi/a.c'], 1)
         self.assertEqual(got['drivers/scsi/b.c'], 128)         # SG_ALL -> SG_CHUNK_SIZE
         self.assertEqual(got['drivers/scsi/c.c'], 256)         # same file's C_MAX / 2
+        self.assertEqual(got['drivers/ata/pdc_adma.c'], 128)   # enum of an enum, in another directory
         self.assertIsNone(got['drivers/scsi/d.c'])             # a variable
         self.assertIsNone(got['drivers/scsi/e.c'])             # two definitions, no compiled value
 
@@ -128,9 +129,10 @@ class RenderTest(unittest.TestCase):
         self.assertIn('| 1024 | 33384 | 8xsgpool-128 + 1xsgpool-8 | 33408 | 8xsgring-127 + 1xsgring-7 | +0.1 % |', text)
         self.assertIn('sgpool-128 (consistent)', text)
         self.assertIn('`drivers/scsi/d.c:13`: `h->maxsg`', text)
-        # ahci.h 168 (enum), b.c SG_ALL 128, c.c 256, e.c SG_MAX_SEGMENTS as compiled (2048)
-        self.assertIn('| value > 127 (one pool array) | 4 | 4 |', text)
-        self.assertIn('| value > 2 (inline head) | 4 | 4 |', text)
+        # ahci.h 168 (enum), pdc_adma.c 256 / 2, b.c SG_ALL 128, c.c 256,
+        # e.c SG_MAX_SEGMENTS as compiled (2048)
+        self.assertIn('| value > 127 (one pool array) | 5 | 5 |', text)
+        self.assertIn('| value > 2 (inline head) | 5 | 5 |', text)
         self.assertNotIn('SCSI core code', text)     # no SCSI core functions in the fixture
         self.assertIn('What this rig cannot show', text)
 
