@@ -284,6 +284,9 @@ class Report:
         L.append('')
         L.append('Status: ' + ('complete.' if complete else
                                '**INCOMPLETE**: some boots are missing; the figures cover completed boots only.'))
+        if os.path.isdir(os.path.join(self.run, 'raw', 'decision')):
+            L += ['', 'What each API costs the people who write and review the code (churn, complexity, '
+                  'API surface, conversion cost, memory per command): [DECISION.md](DECISION.md).']
         L += ['', __doc__.split('\n\n', 1)[1].strip(), '']
 
     def headline(self):

@@ -264,4 +264,7 @@ if [ -s "$out/failed.txt" ]; then
 	die "bench: $(wc -l <"$out/failed.txt") boot(s) failed (logs under $out/raw/*/*/.r*.tmp); completed boots are kept: rerun with RUN_ID=$run_id to resume"
 fi
 /usr/bin/python3 "$top/bench/report.py" "$out"
+/usr/bin/python3 "$top/bench/decision.py" collect "$out" ||
+	die "bench: $out/REPORT.md is written, but collecting the decision evidence failed (see above); fix that and run: make decision RUN=$out"
+/usr/bin/python3 "$top/bench/decision.py" render "$out"
 note "bench: $out/REPORT.md; total $(($(date +%s) - t0)) s wall"
