@@ -15,6 +15,8 @@
 #   CEIL="read-4k-qd32 read-64k-qd32 read-1M-qd32 read-4M-qd32"  points also
 #                         run on null_blk in the first fake boot of each
 #                         kernel (the block layer without SCSI); "" for none
+#   DECISION=1            collect the decision evidence (bench/decision.py)
+#                         after the run; 0: not
 #   MICROBENCH=1          run the sg_api_bench module in the first repeat; 0: not
 #   BOOTS="real:sg_ring:1 fake:sg_table:2 ..."  run only these boots of the
 #                         matrix (device:variant:repeat), to spread one run
@@ -47,6 +49,7 @@ runtime=${RUNTIME:-300ms}
 ramp=${RAMP:-100ms}
 mode=${MODE:-icount}
 case ${MICROBENCH:-1} in 0|1) ;; *) die "MICROBENCH must be 0 or 1, not '$MICROBENCH'" ;; esac
+case ${DECISION:-1} in 0|1) ;; *) die "DECISION must be 0 or 1, not '$DECISION'" ;; esac
 [ "$mode" = auto ] && mode=icount
 run_id=${RUN_ID:-$(date -u +%Y%m%d-%H%M%S)-$mode}
 out=${SGB_RESULTS:-$top/results}/$run_id
@@ -264,7 +267,10 @@ if [ -s "$out/failed.txt" ]; then
 	die "bench: $(wc -l <"$out/failed.txt") boot(s) failed (logs under $out/raw/*/*/.r*.tmp); completed boots are kept: rerun with RUN_ID=$run_id to resume"
 fi
 /usr/bin/python3 "$top/bench/report.py" "$out"
-/usr/bin/python3 "$top/bench/decision.py" collect "$out" ||
-	die "bench: $out/REPORT.md is written, but collecting the decision evidence failed (see above); fix that and run: make decision RUN=$out"
-/usr/bin/python3 "$top/bench/decision.py" render "$out"
+note "bench: the fio part took $(($(date +%s) - t0)) s wall"
+if [ "${DECISION:-1}" = 1 ]; then
+	/usr/bin/python3 "$top/bench/decision.py" collect "$out" ||
+		die "bench: $out/REPORT.md is written, but collecting the decision evidence failed (see above); fix that and run: make decision RUN=$out"
+	/usr/bin/python3 "$top/bench/decision.py" render "$out"
+fi
 note "bench: $out/REPORT.md; total $(($(date +%s) - t0)) s wall"

@@ -114,7 +114,7 @@ expect_fail plan-status-is-a-failure "$top/tests/rig/status.sh" 60 '^fail: the p
 # (two small matrices, both kernels, one guest at a time and then two)
 bench_small() {  # PAR RUN_ID [VAR=value ...]
 	env SGB_RESULTS="$runs/bench" MODE=icount DEVICES=fake RW=randread BS="4k 1M" QD=1 REPEATS=1 \
-		RUNTIME=300ms RAMP=50ms PERF="" CEIL="" MICROBENCH=0 PAR="$1" RUN_ID="$2" "${@:3}" \
+		RUNTIME=300ms RAMP=50ms PERF="" CEIL="" MICROBENCH=0 DECISION=0 PAR="$1" RUN_ID="$2" "${@:3}" \
 		"$top/bench/run.sh" >"$runs/bench-$2.log" 2>&1
 }
 if bench_small 1 serial && bench_small 2 parallel; then
