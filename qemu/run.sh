@@ -86,7 +86,7 @@ for spec in "${disk_specs[@]}"; do
 	*) die "unknown HBA '$hba' (-d): choose virtio or pvscsi" ;;
 	esac
 	case $backing in
-	null) disk_args+=(-blockdev "driver=null-co,node-name=$hba-disk,read-zeroes=on,size=4G") ;;
+	null) disk_args+=(-blockdev "driver=null-co,node-name=$hba-disk,read-zeroes=on,size=4294967296") ;;
 	file)
 		disk_files+=("$out/$hba.raw")
 		disk_args+=(-blockdev "driver=raw,node-name=$hba-disk,file.driver=file,file.filename=$out/$hba.raw")
