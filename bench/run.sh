@@ -4,6 +4,8 @@
 # Environment (all optional; the defaults are the project's matrix):
 #   DEVICES="real fake"   real: scsi_debug delay=0 (the data is copied);
 #                         fake: the same with fake_rw=1 (no copy, no sg walk)
+#                         virtio, pvscsi: a QEMU virtio-scsi / PVSCSI disk on
+#                         null-co (qemu/run.sh -d HBA=null: the HBA maps DMA)
 #   RW="randread randwrite read write"  BS="4k 64k 1M 4M"  QD="1 32"
 #                         the matrix is every combination
 #   ENGINE=io_uring | libaio        REPEATS=3
@@ -55,7 +57,7 @@ run_id=${RUN_ID:-$(date -u +%Y%m%d-%H%M%S)-$mode}
 out=${SGB_RESULTS:-$top/results}/$run_id
 
 for d in "${devices[@]}"; do
-	case $d in real|fake) ;; *) die "unknown device '$d': use real or fake" ;; esac
+	case $d in real|fake|virtio|pvscsi) ;; *) die "unknown device '$d': use real, fake, virtio or pvscsi" ;; esac
 done
 for rw in "${rws[@]}"; do
 	case $rw in read|write|randread|randwrite) ;; *) die "unknown rw '$rw': use read, write, randread or randwrite" ;; esac
@@ -116,6 +118,8 @@ mkdir -p "$out/raw"
 	echo "devices ${devices[*]}"
 	echo "device_real scsi_debug dev_size_mb=1024 delay=0"
 	echo "device_fake scsi_debug dev_size_mb=1024 delay=0 fake_rw=1"
+	echo "device_virtio qemu virtio-scsi-pci num_queues=<cpus> virtqueue_size=1024, scsi-hd on null-co read-zeroes=on 4G"
+	echo "device_pvscsi qemu pvscsi, scsi-hd on null-co read-zeroes=on 4G"
 	for p in "${points[@]}"; do echo "point $p"; done
 	for p in "${perfs[@]}"; do echo "perf $p"; done
 	for p in "${ceils[@]}"; do echo "ceil $p"; done
@@ -149,7 +153,10 @@ plan() {
 	echo "echo $r >\"\$SGB_SHARE/seed\""
 	echo '. "$SGB_SHARE/lib.sh"'
 	echo 'set -e'
-	echo "disk=\$(sd_load $params)"
+	case $dev in
+	virtio|pvscsi) echo "disk=\$(qdisk $dev)" ;;
+	*) echo "disk=\$(sd_load $params)" ;;
+	esac
 	echo 'seed=$(cat "$SGB_SHARE/seed")'
 	echo 'cp /proc/kallsyms "$SGB_OUT/kallsyms"'
 	[ "${MICROBENCH:-1}" = 1 ] &&
@@ -198,7 +205,9 @@ boot() {
 	tmp=$out/raw/$d/$v/.r$r.tmp
 	rm -rf "$tmp"
 	mkdir -p "$(dirname "$tmp")"
-	if ! "$top/qemu/run.sh" -v "$v" -p "$out/plan-$d-r$r.sh" -o "$tmp" -m "$mode" -M 2048 -t "${TIMEOUT:-1800}" 2>/dev/null; then
+	local disks=()
+	case $d in virtio|pvscsi) disks=(-d "$d=null") ;; esac
+	if ! "$top/qemu/run.sh" -v "$v" -p "$out/plan-$d-r$r.sh" -o "$tmp" -m "$mode" -M 2048 -t "${TIMEOUT:-1800}" "${disks[@]}" 2>/dev/null; then
 		echo "$d $v r$r: $(cat "$tmp/RESULT" 2>/dev/null || echo 'no result')" >>"$out/failed.txt"
 		return 1
 	fi

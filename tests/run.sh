@@ -156,6 +156,11 @@ pi_checks="$pi_checks pi/dif-1_dix-1/integrity-enabled pi/dif-3_dix-1/integrity-
 	errors/medium-error-elsewhere-reads-fine errors/medium-error-logged
 	errors/timeouts-recovered-data-verifies errors/timeouts-went-through-error-handler
 	errors/sg-pool-objects-back-to-baseline"
+qdisk_checks="pvscsi-swiotlb/bounced"
+for hba in virtio pvscsi pvscsi-swiotlb; do
+	qdisk_checks="$qdisk_checks $hba/disk-appears $hba/verify-4k $hba/verify-1M $hba/verify-4M
+		$hba/requests-beyond-inline-sg-1M $hba/requests-beyond-inline-sg-4M"
+done
 for v in $(variants); do
 	dir=$runs/$v-smoke
 	# sg_api.dma_map_failure_partway makes dma-direct refuse a page on
@@ -178,6 +183,21 @@ for v in $(variants); do
 			result "$v/$want" failed "no result: the plan stopped before it (see $dir/share/out/plan.log)"
 	done
 	[ -f "$tsv" ] && results_from < <(sed "s|^|$v/|" "$tsv")
+	# QEMU-emulated disks on raw files: virtio-scsi and pvscsi, then pvscsi
+	# with every DMA mapping bounced through the swiotlb
+	: >"$runs/$v-qemu-disks.tsv"
+	for qd in qemu-disks:virtio=file,pvscsi=file: qemu-disks-swiotlb:pvscsi=file:swiotlb=force; do
+		IFS=: read -r name disks args <<<"$qd"
+		dir=$runs/$v-$name
+		"$top/qemu/run.sh" -v "$v" -p "$top/tests/guest/qemu-disks.sh" -o "$dir" -m "$mode" -t 900 \
+			-d "$disks" -a "$args" || result "$v/$name/boot" failed "$(cat "$dir/RESULT")"
+		cat "$dir/share/out/results.tsv" >>"$runs/$v-qemu-disks.tsv" 2>/dev/null
+	done
+	for want in $qdisk_checks; do
+		grep -q "^$want"$'\t' "$runs/$v-qemu-disks.tsv" ||
+			result "$v/$want" failed "no result: the plan stopped before it (see $runs/$v-qemu-disks*/share/out/plan.log)"
+	done
+	results_from < <(sed "s|^|$v/|" "$runs/$v-qemu-disks.tsv")
 	# the same kernel under a regular Debian userspace with systemd-udevd
 	dir=$runs/$v-debian
 	name=$v/debian-userspace-udev-links-scsi_debug-disk

@@ -56,3 +56,34 @@ slab_peak() {
 	wait $pid || return 1
 	[ -f "$file" ]
 }
+
+# qdisk HBA: wait for the disk qemu/run.sh -d attached to HBA (virtio or
+# pvscsi; found by its SCSI host's driver), raise its max_sectors_kb to 4096
+# (or the HBA's max_hw_sectors_kb if lower) and print the disk's name.
+qdisk() {
+	local drv i=0 h d= hw
+	case $1 in
+	virtio) drv=virtio_scsi ;;
+	pvscsi) drv=vmw_pvscsi ;;
+	*) echo "qdisk: unknown HBA '$1': virtio or pvscsi" >&2; return 1 ;;
+	esac
+	while [ $i -lt 100 ]; do
+		for h in /sys/class/scsi_host/host*; do
+			[ "$(cat $h/proc_name 2>/dev/null)" = $drv ] || continue
+			for d in $h/device/target*/*/block/*; do
+				[ -e "$d" ] && break 3
+			done
+		done
+		d=
+		i=$((i + 1))
+		sleep 0.1
+	done
+	[ -n "$d" ] || { echo "no $drv disk appeared (did qemu/run.sh get -d $1=...?)" >&2; return 1; }
+	d=$(basename "$d")
+	i=0
+	while [ ! -b /dev/$d ] && [ $i -lt 100 ]; do i=$((i + 1)); sleep 0.1; done
+	hw=$(cat /sys/block/$d/queue/max_hw_sectors_kb)
+	[ "$hw" -gt 4096 ] && hw=4096
+	echo "$hw" >/sys/block/$d/queue/max_sectors_kb || return 1
+	echo "$d"
+}
