@@ -274,7 +274,9 @@ class Report:
         reps = int(m['repeats'][0])
         complete = all(len(self.rdirs.get((d, v), [])) == reps for d in self.devices for v in self.variants)
         L = self.lines
-        L += ['# sgbench A/B report: sg_ring vs sg_table on scsi_debug', '']
+        qemu_devs = [d for d in self.devices if m['device_' + d][0].startswith('qemu')]
+        on = 'scsi_debug and QEMU disks' if qemu_devs else 'scsi_debug'
+        L += [f'# sgbench A/B report: sg_ring vs sg_table on {on}', '']
         L.append(f"Run `{m['run_id'][0]}`: mode **{m['mode'][0]}**, engine {m['engine'][0]}, "
                  f"{m['runtime'][0]} guest time per point after {m['ramp'][0]} ramp, "
                  f"{reps} repeats, base {m['base'][0]}, {m['qemu'][0]}, host CPU {m['host_cpu'][0]}.")
@@ -282,6 +284,21 @@ class Report:
         for d in self.devices:
             L.append(f"- device `{d}`: {m['device_' + d][0]}")
         L.append('')
+        if qemu_devs and m['mode'][0] == 'icount':
+            L += [f"The QEMU disks ({', '.join(qemu_devs)}) complete in host time, not guest "
+                  'instructions: on them icount mode is not deterministic (the guest runs with '
+                  'idle=poll so that it does not sleep through a completion), and the two kernels '
+                  'boot side by side so that host load hits both alike; their intervals are '
+                  'correspondingly wider.', '']
+        wall = os.path.join(self.run, 'wall.txt')
+        if os.path.exists(wall):
+            for line in open(wall):
+                w = line.split()
+                w = dict(zip(w[::2], w[1::2]))
+                L.append(f"Wall time: {w['boots']} boots, {w['par']} at once on {w['host_cpus']} host CPUs: "
+                         f"fio part {w['fio_s']} s, total {w['total_s']} s"
+                         + (' (with the decision evidence).' if w.get('decision') == '1' else '.'))
+            L.append('')
         L.append('Status: ' + ('complete.' if complete else
                                '**INCOMPLETE**: some boots are missing; the figures cover completed boots only.'))
         if os.path.isdir(os.path.join(self.run, 'raw', 'decision')):

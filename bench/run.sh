@@ -286,10 +286,14 @@ if [ -s "$out/failed.txt" ]; then
 	die "bench: $(wc -l <"$out/failed.txt") boot(s) failed (logs under $out/raw/*/*/.r*.tmp); completed boots are kept: rerun with RUN_ID=$run_id to resume"
 fi
 /usr/bin/python3 "$top/bench/report.py" "$out"
-note "bench: the fio part took $(($(date +%s) - t0)) s wall"
+fio_s=$(($(date +%s) - t0))
+note "bench: the fio part took $fio_s s wall"
 if [ "${DECISION:-1}" = 1 ]; then
 	/usr/bin/python3 "$top/bench/decision.py" collect "$out" ||
 		die "bench: $out/REPORT.md is written, but collecting the decision evidence failed (see above); fix that and run: make decision RUN=$out"
 	/usr/bin/python3 "$top/bench/decision.py" render "$out"
 fi
+# one line per invocation (a resumed run has several); the report shows them
+echo "boots ${#jobs_list[@]} par $par host_cpus $(nproc) fio_s $fio_s total_s $(($(date +%s) - t0)) decision ${DECISION:-1}" >>"$out/wall.txt"
+/usr/bin/python3 "$top/bench/report.py" "$out"
 note "bench: $out/REPORT.md; total $(($(date +%s) - t0)) s wall"
