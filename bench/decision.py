@@ -81,6 +81,11 @@ ROLES = [
     ('driver: virtio_scsi builds its virtqueue lists', 'driver',
      [('drivers/scsi/virtio_scsi.c', '__virtscsi_add_cmd')],
      [('drivers/scsi/virtio_scsi.c', '__virtscsi_add_cmd')]),
+    ('driver: vmw_pvscsi fills its device SG list from the DMA mapping', 'driver',
+     [('drivers/scsi/vmw_pvscsi.c', 'pvscsi_create_sg'), ('drivers/scsi/vmw_pvscsi.c', 'pvscsi_map_buffers'),
+      ('drivers/scsi/vmw_pvscsi.c', 'pvscsi_unmap_buffers')],
+     [('drivers/scsi/vmw_pvscsi.c', 'pvscsi_create_sg'), ('drivers/scsi/vmw_pvscsi.c', 'pvscsi_first_dma_sg'),
+      ('drivers/scsi/vmw_pvscsi.c', 'pvscsi_map_buffers'), ('drivers/scsi/vmw_pvscsi.c', 'pvscsi_unmap_buffers')]),
 ]
 
 # Calls not counted as API calls: C keywords and generic helpers.
@@ -159,13 +164,18 @@ def parse_numstat(text):
     return out
 
 
+# The drivers the sg_ring series converts (the rest of drivers/scsi is the
+# SCSI core for the churn count).
+DRIVERS = ('drivers/scsi/scsi_debug.c', 'drivers/scsi/virtio_scsi.c', 'drivers/scsi/vmw_pvscsi.c')
+
+
 def churn_class(path):
     """Which part of the change a file belongs to."""
     if re.search(r'kunit|_bench\.c$|Kconfig\.debug$', path):
         return 'tests'
     if path.startswith(('include/linux/', 'lib/', 'block/', 'kernel/dma/')):
         return 'API'
-    if path in ('drivers/scsi/scsi_debug.c', 'drivers/scsi/virtio_scsi.c'):
+    if path in DRIVERS:
         return 'drivers'
     if path.startswith(('drivers/scsi/', 'include/scsi/')):
         return 'SCSI core'
@@ -720,7 +730,7 @@ class Decision:
              '[numstat-sg_ring.txt](raw/decision/numstat-sg_ring.txt), '
              '[numstat-sg_table.txt](raw/decision/numstat-sg_table.txt)): files, lines added, '
              'lines removed.  API = include/linux, lib, block, kernel/dma; SCSI core = drivers/scsi '
-             'and include/scsi except the two drivers; drivers = scsi_debug.c, virtio_scsi.c; '
+             'and include/scsi except the converted drivers; drivers = ' + ', '.join(os.path.basename(d) for d in DRIVERS) + '; '
              'tests = KUnit suite, microbenchmark, Kconfig.debug (both variants carry the same ones).', '',
              '| part | ' + ' | '.join(f'{v} files | +lines | -lines' for v in (RING, CONTROL)) + ' |',
              '|---|' + '---|---|---|' * 2]
