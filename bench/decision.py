@@ -772,6 +772,10 @@ class Decision:
         for role, who, tab, ring in ROLES:
             cells = []
             for v, fns in (('base', tab), (RING, ring)):
+                missing = [f'{x[0]}:{x[1]}' for x in fns if x not in pm[v] or x not in bodies[v]]
+                if missing:
+                    sys.exit(f'decision: {self.run}/raw/decision has no {v} evidence for {", ".join(missing)} '
+                             f'(collected before that function was compared): rerun make decision RUN={self.run}')
                 lines = sum(pm[v][x][4] for x in fns)
                 mcc = sum(pm[v][x][1] for x in fns)
                 calls = sorted(set().union(*(api_calls(bodies[v][x], x[1]) for x in fns)) -
@@ -1035,16 +1039,19 @@ class Decision:
             return
         with open(path) as f:
             s = json.load(f)
-        diffs = []
+        classes = {}  # device class -> the A/B differences of its points
         for d in sorted(s):
+            cls = 'scsi_debug' if d in ('real', 'fake') else 'QEMU disks'
             for p in sorted(s[d]):
                 try:
                     a, b = s[d][p][CONTROL]['iops']['mean'], s[d][p][RING]['iops']['mean']
                 except KeyError:
                     continue
-                diffs.append(pct(b, a))
-        if diffs:
-            self.summary.append(('IOPS (fio over scsi_debug, every point)', CONTROL if statistics.median(diffs) < 0 else RING,
+                classes.setdefault(cls, []).append(pct(b, a))
+        for cls, diffs in sorted(classes.items(), key=lambda kv: kv[0] != 'scsi_debug'):
+            devs = ', '.join(d for d in sorted(s) if (d in ('real', 'fake')) == (cls == 'scsi_debug'))
+            self.summary.append((f'IOPS (fio over {cls}: {devs}; every point)',
+                                 CONTROL if statistics.median(diffs) < 0 else RING,
                                  f'sg_ring {min(diffs):+.2f} % to {max(diffs):+.2f} % (median {statistics.median(diffs):+.2f} %) '
                                  f'over {len(diffs)} points; intervals and significance in REPORT.md',
                                  'REPORT.md#summary-iops-difference-per-point'))

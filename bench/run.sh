@@ -259,13 +259,14 @@ monitor &
 monitor_pid=$!
 trap 'st=$?; kill $monitor_pid 2>/dev/null || true; exit $st' EXIT
 done0=$(find "$out/raw" -path '*/r[0-9]*/RESULT' 2>/dev/null | wc -l)
-n=0 running=0
+n=0 running=0 kept=0
 note "bench: ${#points[@]} points x ${#devices[@]} devices x ${#variants_list[@]} kernels x $repeats repeats = $total boots, mode $mode, $par at once; output $out"
 for j in "${jobs_list[@]}"; do
 	read -r d v r <<<"$j"
 	n=$((n + 1))
 	if [ "$(cat "$out/raw/$d/$v/r$r/RESULT" 2>/dev/null)" = pass ]; then
 		note "[$n/$total] $d $v repeat $r: already complete, kept"
+		kept=$((kept + 1))
 		continue
 	fi
 	while [ "$running" -ge "$par" ]; do
@@ -294,6 +295,6 @@ if [ "${DECISION:-1}" = 1 ]; then
 	/usr/bin/python3 "$top/bench/decision.py" render "$out"
 fi
 # one line per invocation (a resumed run has several); the report shows them
-echo "boots ${#jobs_list[@]} par $par host_cpus $(nproc) fio_s $fio_s total_s $(($(date +%s) - t0)) decision ${DECISION:-1}" >>"$out/wall.txt"
+echo "boots $((total - kept)) par $par host_cpus $(nproc) fio_s $fio_s total_s $(($(date +%s) - t0)) decision ${DECISION:-1}" >>"$out/wall.txt"
 /usr/bin/python3 "$top/bench/report.py" "$out"
 note "bench: $out/REPORT.md; total $(($(date +%s) - t0)) s wall"

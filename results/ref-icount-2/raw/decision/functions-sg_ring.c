@@ -531,6 +531,119 @@ static int __virtscsi_add_cmd(struct virtqueue *vq,
 		kfree(sgs);
 	return err;
 }
+@@ drivers/scsi/vmw_pvscsi.c pvscsi_create_sg
+static void pvscsi_create_sg(struct pvscsi_ctx *ctx,
+			     struct sg_ring *head, unsigned int count)
+{
+	struct PVSCSISGElement *sge;
+	struct sg_ring *ring;
+	unsigned int i, n = 0;
+
+	BUG_ON(count > PVSCSI_MAX_NUM_SG_ENTRIES_PER_SEGMENT);
+
+	sge = &ctx->sgl->sge[0];
+	sg_ring_for_each_dma(head, ring, i) {
+		sge[n].addr   = sg_dma_address(&ring->sg[i]);
+		sge[n].length = sg_dma_len(&ring->sg[i]);
+		sge[n].flags  = 0;
+		n++;
+	}
+}
+@@ drivers/scsi/vmw_pvscsi.c pvscsi_first_dma_sg
+static struct scatterlist *pvscsi_first_dma_sg(struct sg_ring *head)
+{
+	struct sg_ring *ring;
+
+	for (ring = head; ring; ring = sg_ring_next(ring, head))
+		if (ring->dma_num)
+			return &ring->sg[0];
+	return NULL;
+}
+@@ drivers/scsi/vmw_pvscsi.c pvscsi_map_buffers
+static int pvscsi_map_buffers(struct pvscsi_adapter *adapter,
+			      struct pvscsi_ctx *ctx, struct scsi_cmnd *cmd,
+			      struct PVSCSIRingReqDesc *e)
+{
+	unsigned count;
+	unsigned bufflen = scsi_bufflen(cmd);
+	struct sg_ring *ring;
+
+	e->dataLen = bufflen;
+	e->dataAddr = 0;
+	if (bufflen == 0)
+		return 0;
+
+	ring = scsi_sgring(cmd);
+	count = ring ? sg_ring_num(ring) : 0;
+	if (count != 0) {
+		int segs = scsi_dma_map(cmd);
+
+		if (segs == -ENOMEM) {
+			scmd_printk(KERN_DEBUG, cmd,
+				    "vmw_pvscsi: Failed to map cmd sglist for DMA.\n");
+			return -ENOMEM;
+		} else if (segs > 1) {
+			pvscsi_create_sg(ctx, ring, segs);
+
+			e->flags |= PVSCSI_FLAG_CMD_WITH_SG_LIST;
+			ctx->sglPA = dma_map_single(&adapter->dev->dev,
+					ctx->sgl, SGL_SIZE, DMA_TO_DEVICE);
+			if (dma_mapping_error(&adapter->dev->dev, ctx->sglPA)) {
+				scmd_printk(KERN_ERR, cmd,
+					    "vmw_pvscsi: Failed to map ctx sglist for DMA.\n");
+				scsi_dma_unmap(cmd);
+				ctx->sglPA = 0;
+				return -ENOMEM;
+			}
+			e->dataAddr = ctx->sglPA;
+		} else
+			e->dataAddr = sg_dma_address(pvscsi_first_dma_sg(ring));
+	} else {
+		/*
+		 * In case there is no S/G list, the first array of the ring
+		 * points directly to the buffer.
+		 */
+		ctx->dataPA = dma_map_single(&adapter->dev->dev,
+					     ring ? ring->sg : NULL, bufflen,
+					     cmd->sc_data_direction);
+		if (dma_mapping_error(&adapter->dev->dev, ctx->dataPA)) {
+			scmd_printk(KERN_DEBUG, cmd,
+				    "vmw_pvscsi: Failed to map direct data buffer for DMA.\n");
+			return -ENOMEM;
+		}
+		e->dataAddr = ctx->dataPA;
+	}
+
+	return 0;
+}
+@@ drivers/scsi/vmw_pvscsi.c pvscsi_unmap_buffers
+static void pvscsi_unmap_buffers(const struct pvscsi_adapter *adapter,
+				 struct pvscsi_ctx *ctx)
+{
+	struct scsi_cmnd *cmd;
+	unsigned bufflen;
+
+	cmd = ctx->cmd;
+	bufflen = scsi_bufflen(cmd);
+
+	if (bufflen != 0) {
+		struct sg_ring *ring = scsi_sgring(cmd);
+
+		if (ring && sg_ring_num(ring)) {
+			scsi_dma_unmap(cmd);
+			if (ctx->sglPA) {
+				dma_unmap_single(&adapter->dev->dev, ctx->sglPA,
+						 SGL_SIZE, DMA_TO_DEVICE);
+				ctx->sglPA = 0;
+			}
+		} else
+			dma_unmap_single(&adapter->dev->dev, ctx->dataPA,
+					 bufflen, cmd->sc_data_direction);
+	}
+	if (cmd->sense_buffer)
+		dma_unmap_single(&adapter->dev->dev, ctx->sensePA,
+				 SCSI_SENSE_BUFFERSIZE, DMA_FROM_DEVICE);
+}
 @@ kernel/dma/mapping.c __dma_unmap_sg_ring_attrs
 static void __dma_unmap_sg_ring_attrs(struct device *dev,
 				      struct sg_ring *head,
