@@ -40,7 +40,7 @@ for v in $variants; do
 	dir=$runs/$v
 	t0=$(date +%s)
 	if "$top/qemu/run.sh" -f debug -v "$v" -p "$top/tests/reliability/plan.sh" -o "$dir" \
-		-m "$mode" -M 2048 -t "$tmo" -a "sgb.rel=$level" 2>/dev/null; then
+		-m "$mode" -M 2048 -t "$tmo" -a "sgb.rel=$level slub_debug=A,sgpool-*,sgring-*" 2>/dev/null; then
 		printf '%s\tpassed\t%s\n' "$v/rel/boot" "debug kernel, $level, $(( $(date +%s) - t0 )) s"
 	else
 		printf '%s\tfailed\t%s\n' "$v/rel/boot" "$(cat "$dir/RESULT" 2>/dev/null || echo "no RESULT in $dir")"
