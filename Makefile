@@ -4,7 +4,8 @@
 #   make bench                the A/B benchmark; results under results/<run-id>/
 #   make shell VARIANT=name   boot one kernel with scsi_debug to a shell
 #   make build | image        just build the kernels / guest images
-#   make report RUN=dir       regenerate a run's REPORT.md from its raw files
+#   make report RUN=dir       regenerate a run's REPORT.md (and DECISION.md) from its raw files
+#   make decision RUN=dir     (re)collect the decision evidence for a run from the trees
 #   make check-patches        checkpatch --strict on every patch of the series
 #   make reliability          the full reliability suite on the debug kernels;
 #                             results/reliability-<date>/REPORT.md
@@ -17,7 +18,7 @@ VARIANTS ?= $(notdir $(patsubst %/,%,$(wildcard variants/*/)))
 MODE ?= auto
 export MODE JOBS
 
-.PHONY: all deps base build image test bench shell report check-patches clean debug-build debug-image reliability
+.PHONY: all deps base build image test bench shell report decision check-patches clean debug-build debug-image reliability
 all: test
 
 deps:
@@ -58,6 +59,12 @@ shell:
 report:
 	@[ -n "$(RUN)" ] || { echo "sgbench: error: say which run: make report RUN=results/<run-id>" >&2; exit 1; }
 	@/usr/bin/python3 bench/report.py "$(RUN)"
+	@if [ -d "$(RUN)/raw/decision" ]; then /usr/bin/python3 bench/decision.py render "$(RUN)"; fi
+
+decision: deps
+	@[ -n "$(RUN)" ] || { echo "sgbench: error: say which run: make decision RUN=results/<run-id>" >&2; exit 1; }
+	@/usr/bin/python3 bench/decision.py collect "$(RUN)"
+	@/usr/bin/python3 bench/decision.py render "$(RUN)"
 
 check-patches: base
 	@common/check-patches.sh

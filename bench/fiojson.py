@@ -16,7 +16,8 @@ def load(path):
 
 def jobs(doc):
     """Per job: name, error, and per direction (read/write) io bytes, IOPS,
-    bandwidth (bytes/s), completion latency mean and percentiles (ns)."""
+    bandwidth (bytes/s), completion latency (clat) and total latency (lat,
+    submission to completion) mean and percentiles (ns)."""
     out = []
     for job in doc.get('jobs', []):
         entry = {'name': job.get('jobname'), 'error': job.get('error', 0)}
@@ -24,6 +25,8 @@ def jobs(doc):
             d = job.get(ddir, {})
             clat = d.get('clat_ns', {})
             pct = clat.get('percentile', {})
+            lat = d.get('lat_ns', {})
+            lpct = lat.get('percentile', {})
             entry[ddir] = {
                 'io_bytes': d.get('io_bytes', 0),
                 'iops': d.get('iops', 0.0),
@@ -33,6 +36,12 @@ def jobs(doc):
                 'clat_p99_ns': pct.get('99.000000'),
                 'clat_p999_ns': pct.get('99.900000'),
                 'total_ios': d.get('total_ios', 0),
+                # submission to completion (fio's lat); percentiles only
+                # with --lat_percentiles=1
+                'lat_mean_ns': lat.get('mean', 0.0),
+                'lat_p50_ns': lpct.get('50.000000'),
+                'lat_p99_ns': lpct.get('99.000000'),
+                'lat_p999_ns': lpct.get('99.900000'),
             }
         out.append(entry)
     return out

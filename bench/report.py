@@ -33,11 +33,12 @@ CONTROL = 'sg_table'
 METRICS = [  # key, label, better
     ('iops', 'IOPS', 'higher'),
     ('bw_mib', 'MiB/s', 'higher'),
-    ('clat_mean_us', 'clat mean us', 'lower'),
-    ('clat_p50_us', 'clat p50 us', 'lower'),
-    ('clat_p99_us', 'clat p99 us', 'lower'),
-    ('clat_p999_us', 'clat p99.9 us', 'lower'),
+    ('lat_mean_us', 'latency mean us', 'lower'),
+    ('lat_p50_us', 'latency p50 us', 'lower'),
+    ('lat_p99_us', 'latency p99 us', 'lower'),
+    ('lat_p999_us', 'latency p99.9 us', 'lower'),
     ('cpu_ns_per_io', 'guest CPU ns per I/O', 'lower'),
+    ('req_kib', 'KiB per request at the disk', 'higher'),
 ]
 # perf symbol groups: where the scatter/gather code spends its time
 GROUPS = [
@@ -75,6 +76,64 @@ def busy_share(outdir, point):
     return (total - d[3] - (d[4] if len(d) > 4 else 0)) / total
 
 
+def request_kib(outdir, point):
+    """Mean size of the requests the disk completed during a point (KiB),
+    from its block stat before and after: shows whether large I/Os reach
+    the driver whole or split."""
+    try:
+        with open(os.path.join(outdir, point + '.blockstat0')) as f0, \
+                open(os.path.join(outdir, point + '.blockstat')) as f1:
+            a = [int(x) for x in f0.read().split()]
+            b = [int(x) for x in f1.read().split()]
+    except (OSError, ValueError):
+        return None
+    ios = (b[0] - a[0]) + (b[2] - a[2])
+    sectors = (b[1] - a[1]) + (b[3] - a[3])
+    return sectors / 2.0 / ios if ios > 0 else None
+
+
+def perf_bench_memcpy(path):
+    """'perf bench mem memcpy -f all' output: {function: MiB/s} (perf prints
+    binary GB, i.e. GiB/s)."""
+    out, fn = {}, None
+    with open(path) as f:
+        for line in f:
+            m = re.match(r"# function '([^']+)'", line)
+            if m:
+                fn = m.group(1)
+                continue
+            m = re.match(r'\s*([0-9.]+) ([KMG])B/sec', line)
+            if m and fn:
+                out[fn] = float(m.group(1)) * {'K': 1 / 1024.0, 'M': 1.0, 'G': 1024.0}[m.group(2)]
+                fn = None
+    return out
+
+
+def kernel_memcpy(rdirs):
+    """The perf bench name of the memcpy() the guest kernel patches in, from
+    the CPU flags the first boot saved; None if unknown."""
+    for rdir in rdirs:
+        try:
+            with open(os.path.join(rdir, 'share', 'out', 'ceil-cpuflags.txt')) as f:
+                flags = f.read().split()
+        except OSError:
+            continue
+        if 'erms' in flags:
+            return 'x86-64-movsb'
+        return 'x86-64-movsq' if 'rep_good' in flags else 'x86-64-unrolled'
+    return None
+
+
+def lat_bins(path):
+    """fio json+ latency histogram of the main direction: sorted
+    [(ns, count)], of the total latency (lat) where fio ran with
+    --lat_percentiles=1, else of the completion latency (clat)."""
+    job = fiojson.load(path)['jobs'][0]
+    d = job['read'] if job['read']['io_bytes'] >= job['write']['io_bytes'] else job['write']
+    kind = 'lat' if d.get('lat_ns', {}).get('bins') else 'clat'
+    return kind, sorted((int(k), v) for k, v in d.get(kind + '_ns', {}).get('bins', {}).items())
+
+
 def run_cpus(rdir):
     with open(os.path.join(rdir, 'run.info')) as f:
         for line in f:
@@ -92,11 +151,13 @@ def sample(rdir, point):
     job = fiojson.jobs(doc)[0]
     d = job['read'] if job['read']['io_bytes'] >= job['write']['io_bytes'] else job['write']
     us = lambda ns: (ns or 0) / 1000.0  # noqa: E731
+    nus = lambda ns: None if ns is None else ns / 1000.0  # noqa: E731
     s = {'iops': d['iops'], 'bw_mib': d['bw_bytes'] / 1048576.0,
-         'clat_mean_us': us(d['clat_mean_ns']), 'clat_p50_us': us(d['clat_p50_ns']),
-         'clat_p99_us': us(d['clat_p99_ns']), 'clat_p999_us': us(d['clat_p999_ns'])}
+         'lat_mean_us': us(d['lat_mean_ns']), 'lat_p50_us': nus(d['lat_p50_ns']),
+         'lat_p99_us': nus(d['lat_p99_ns']), 'lat_p999_us': nus(d['lat_p999_ns'])}
     share = busy_share(outdir, point)
     s['cpu_ns_per_io'] = share * run_cpus(rdir) * 1e9 / d['iops'] if share is not None and d['iops'] else None
+    s['req_kib'] = request_kib(outdir, point)
     return s
 
 
@@ -152,7 +213,7 @@ def perf_groups(path):
                 if rx.search(sym):
                     groups[name] += pct
                     break
-    return groups, top[:8]
+    return groups, top
 
 
 def slab_objs(path):
@@ -213,7 +274,9 @@ class Report:
         reps = int(m['repeats'][0])
         complete = all(len(self.rdirs.get((d, v), [])) == reps for d in self.devices for v in self.variants)
         L = self.lines
-        L += ['# sgbench A/B report: sg_ring vs sg_table on scsi_debug', '']
+        qemu_devs = [d for d in self.devices if m['device_' + d][0].startswith('qemu')]
+        on = 'scsi_debug and QEMU disks' if qemu_devs else 'scsi_debug'
+        L += [f'# sgbench A/B report: sg_ring vs sg_table on {on}', '']
         L.append(f"Run `{m['run_id'][0]}`: mode **{m['mode'][0]}**, engine {m['engine'][0]}, "
                  f"{m['runtime'][0]} guest time per point after {m['ramp'][0]} ramp, "
                  f"{reps} repeats, base {m['base'][0]}, {m['qemu'][0]}, host CPU {m['host_cpu'][0]}.")
@@ -221,8 +284,26 @@ class Report:
         for d in self.devices:
             L.append(f"- device `{d}`: {m['device_' + d][0]}")
         L.append('')
+        if qemu_devs and m['mode'][0] == 'icount':
+            L += [f"The QEMU disks ({', '.join(qemu_devs)}) complete in host time, not guest "
+                  'instructions: on them icount mode is not deterministic (the guest runs with '
+                  'idle=poll so that it does not sleep through a completion), and the two kernels '
+                  'boot side by side so that host load hits both alike; their intervals are '
+                  'correspondingly wider.', '']
+        wall = os.path.join(self.run, 'wall.txt')
+        if os.path.exists(wall):
+            for line in open(wall):
+                w = line.split()
+                w = dict(zip(w[::2], w[1::2]))
+                L.append(f"Wall time: {w['boots']} boots, {w['par']} at once on {w['host_cpus']} host CPUs: "
+                         f"fio part {w['fio_s']} s, total {w['total_s']} s"
+                         + (' (with the decision evidence).' if w.get('decision') == '1' else '.'))
+            L.append('')
         L.append('Status: ' + ('complete.' if complete else
                                '**INCOMPLETE**: some boots are missing; the figures cover completed boots only.'))
+        if os.path.isdir(os.path.join(self.run, 'raw', 'decision')):
+            L += ['', 'What each API costs the people who write and review the code (churn, complexity, '
+                  'API surface, conversion cost, memory per command): [DECISION.md](DECISION.md).']
         L += ['', __doc__.split('\n\n', 1)[1].strip(), '']
 
     def headline(self):
@@ -247,6 +328,14 @@ class Report:
             L.append('')
             L.append(f'![IOPS difference](plots/iops-diff-{o}.png)')
             L.append('')
+        for d in self.devices:
+            pts = self.cdf_points(d)
+            if pts:
+                L += [f'Latency CDF, device `{d}`, {", ".join(pts)} (fio json+ histogram '
+                      'bins of the total latency where the run has them, first repeat; with `delay=0` an I/O can '
+                      'complete inside the submitting system call, so fio\'s completion '
+                      'latency alone would leave the driver out):', '',
+                      f'![latency CDF {d}](plots/lat-cdf-{d}.png)', '']
 
     def details(self):
         L = self.lines
@@ -291,7 +380,12 @@ class Report:
               'completed repeat; share of all samples per symbol group (the groups are '
               'regular expressions in bench/report.py). perf.data and the guest\'s '
               'kallsyms are kept beside the fio files: `perf report -i <point>.perf.data '
-              '--kallsyms <kallsyms>` re-opens them; `perf diff` of the two compares them.', '']
+              '--kallsyms <kallsyms>` re-opens them.  The two kernels are different builds, so '
+              'their profiles are compared by symbol name below, each resolved with its own '
+              'kallsyms (`perf diff` resolves both files with one symbol table).  In icount '
+              'mode the sampling clock counts instructions, so a strictly periodic I/O loop '
+              'can alias with the sampling period: read shares of a few % as indications, '
+              'and the fio and microbenchmark figures as the measurement.', '']
         for spec in perfs:
             d, _, p = spec.partition(':')
             L += [f'### {d} {p}', '']
@@ -309,8 +403,118 @@ class Report:
             L.append('')
             for v in self.variants:
                 if v in got:
-                    L.append(f'{v} top symbols: ' + ', '.join(f'{s} {pc:.1f} %' for pc, s in got[v][1]))
+                    L.append(f'{v} top symbols: ' + ', '.join(f'{s} {pc:.1f} %' for pc, s in got[v][1][:8]))
                     L.append('')
+            for o in self.others:
+                if o in got and self.control in got:
+                    L += self.perf_compare(got[self.control][1], got[o][1], o)
+
+    def perf_compare(self, a, b, other, n=12):
+        """The symbols whose share differs most between two profiles."""
+        pa, pb = dict((sym, pc) for pc, sym in a), dict((sym, pc) for pc, sym in b)
+        syms = sorted(set(pa) | set(pb), key=lambda x: (-abs(pb.get(x, 0) - pa.get(x, 0)), x))[:n]
+        L = [f'Largest differences, {other} against {self.control} (share of samples; '
+             'symbols under the 0.3 % cut count as 0):', '',
+             f'| symbol | {self.control} | {other} | difference |', '|---|---|---|---|']
+        for x in syms:
+            L.append(f'| {x} | {pa.get(x, 0):.2f} % | {pb.get(x, 0):.2f} % | {pb.get(x, 0) - pa.get(x, 0):+.2f} |')
+        L.append('')
+        return L
+
+    def ceilings(self):
+        """null_blk and memory copy ceilings from the fake boots."""
+        ceils = self.meta.get('ceil', [])
+        if not ceils or 'fake' not in self.devices:
+            return
+        L = self.lines
+
+        def bw(path):
+            job = fiojson.jobs(fiojson.load(path))[0]
+            d = job['read'] if job['read']['io_bytes'] >= job['write']['io_bytes'] else job['write']
+            return d['bw_bytes'] / 1048576.0
+
+        def med(xs):
+            return statistics.median(xs) if xs else None
+        got = {}
+        for v in self.variants:
+            for rdir in self.rdirs.get(('fake', v), []):
+                out = os.path.join(rdir, 'share', 'out')
+                for c in ceils:
+                    path = os.path.join(out, f'ceil-null-{c}.json')
+                    if os.path.exists(path):
+                        got.setdefault((v, 'null-' + c), []).append(bw(path))
+                path = os.path.join(out, 'ceil-memcpy.txt')
+                if os.path.exists(path):
+                    for fn, mib in perf_bench_memcpy(path).items():
+                        got.setdefault((v, 'memcpy'), {})[fn] = mib
+        if not got:
+            return
+        L += ['## Ceilings: the stack without SCSI, and without the copy', '',
+              'MiB/s, median of the fake boots.  null_blk (`queue_mode=2 irqmode=0`, requests '
+              'up to 4 MiB) is the block layer with no SCSI and no scatterlist at all, so '
+              'the two kernels should match there; `fake` is scsi_debug with `fake_rw=1` '
+              '(SCSI and the sg code, no data copy); `real` also copies the data.  memcpy is '
+              '`perf bench mem memcpy -s 1MB -f all` in the guest (MiB/s per implementation; '
+              'the kernel\'s own memcpy() is the one its CPU flags select): the rate '
+              'scsi_debug\'s data copy cannot beat.  In icount mode each iteration of a '
+              '`rep movs` counts as one instruction, so the copy is far costlier against '
+              'the rest of the path than on hardware.  First repeat only.', '']
+        L.append('| point | kernel | null_blk | fake (share of null_blk) | real (share of null_blk) |')
+        L.append('|---|---|---|---|---|')
+        for c in ceils:
+            for v in self.variants:
+                nb = med(got.get((v, 'null-' + c), []))
+                cells = [fmt(nb)]
+                for d in ('fake', 'real'):
+                    x = med(self.values(d, v, c, 'bw_mib')) if d in self.devices else None
+                    cells.append(f'{fmt(x)} ({100 * x / nb:.0f} %)' if x and nb else
+                                 ('n/a (point not in the matrix)' if x is None else fmt(x)))
+                L.append(f'| {c} | {v} | ' + ' | '.join(cells) + ' |')
+        L.append('')
+        for v in self.variants:
+            fns = got.get((v, 'memcpy'), {})
+            # the kernel's memcpy(): rep movsb with ERMS, rep movsq with
+            # REP_GOOD, else the unrolled loop (arch/x86/lib/memcpy_64.S)
+            kfn = kernel_memcpy(self.rdirs.get(('fake', v), []))
+            mc = fns.get(kfn) if kfn else None
+            if mc:
+                best = max((med(self.values('real', v, p, 'bw_mib')) or 0, p) for p in self.points) \
+                    if 'real' in self.devices else (0, None)
+                line = f'- {v}: memcpy ' + ', '.join(f'{fn} {fmt(x)}' for fn, x in sorted(fns.items())) + \
+                    ' MiB/s'
+                if best[1]:
+                    line += (f'; best `real` point {best[1]} {fmt(best[0])} MiB/s = '
+                             f'{100 * best[0] / mc:.0f} % of the kernel\'s memcpy ({kfn}, '
+                             'from the guest\'s CPU flags)')
+                L.append(line)
+        L.append('')
+
+    def requests(self):
+        """Whether the large I/Os reached the disk whole."""
+        L = self.lines
+        rows = []
+        for d in self.devices:
+            for p in self.points:
+                bs = p.split('-')[1]
+                want = int(bs[:-1]) * (1024 if bs[-1] in 'mM' else 1)
+                for v in self.variants:
+                    xs = self.values(d, v, p, 'req_kib')
+                    if xs:
+                        rows.append((d, p, v, want, min(xs)))
+        if not rows:
+            return
+        split = [r for r in rows if r[4] < r[3] * 0.999]
+        L += ['## Requests at the disk', '',
+              'Mean request size the disk completed during each point (from '
+              '`/sys/block/<disk>/stat` before and after), against the fio block size: '
+              + (f'**{len(split)} of {len(rows)} point runs had smaller requests** '
+                 '(split on the way down):' if split else
+                 f'all {len(rows)} point runs reached the disk whole (smallest mean per '
+                 'point equals the block size).'), '']
+        if split:
+            L += ['| device | point | kernel | KiB per request |', '|---|---|---|---|']
+            L += [f'| {d} | {p} | {v} | {x:.1f} |' for d, p, v, _, x in split]
+            L.append('')
 
     def memory(self):
         L = self.lines
@@ -328,8 +532,9 @@ class Report:
         if not rows:
             return
         L += ['## sg pool slab objects while 4M requests run', '',
-              '`/proc/slabinfo` 0.2 s into the point (active objects x object size, mempool '
-              'reserves included).', '', '| device | point | kernel | objects |', '|---|---|---|---|']
+              '`/proc/slabinfo` during an extra, unmeasured run of the point, polled; the '
+              'snapshot with the most sg pool objects in use (active objects x object '
+              'size, mempool reserves included).', '', '| device | point | kernel | objects |', '|---|---|---|---|']
         L += rows
         L.append('')
 
@@ -395,16 +600,59 @@ class Report:
             fig.savefig(os.path.join(self.run, 'plots', f'iops-diff-{o}.png'), dpi=90,
                         metadata={'Software': None})
             plt.close(fig)
+        for d in self.devices:
+            pts = self.cdf_points(d)
+            if not pts:
+                continue
+            fig, axes = plt.subplots(1, len(pts), figsize=(3.2 * len(pts), 3), squeeze=False)
+            for ax, p in zip(axes[0], pts):
+                for v in self.variants:
+                    kind, bins = lat_bins(os.path.join(self.rdirs[(d, v)][0], 'share', 'out', p + '.json'))
+                    total = sum(c for _, c in bins)
+                    if not total:
+                        continue
+                    xs, ys, acc = [], [], 0
+                    for ns, c in bins:
+                        acc += c
+                        xs.append(ns / 1000.0)
+                        ys.append(acc / total)
+                    ax.step(xs, ys, where='post', label=v)
+                ax.set_xscale('log')
+                ax.set_title(p, fontsize=8)
+                ax.set_xlabel('latency (submission to completion), us' if kind == 'lat' else
+                              'completion latency (clat: no lat percentiles in this run), us',
+                              fontsize=7)
+                ax.tick_params(labelsize=7)
+            axes[0][0].set_ylabel('fraction of I/Os', fontsize=7)
+            axes[0][-1].legend(fontsize=7)
+            fig.tight_layout()
+            fig.savefig(os.path.join(self.run, 'plots', f'lat-cdf-{d}.png'), dpi=90,
+                        metadata={'Software': None})
+            plt.close(fig)
+
+    def cdf_points(self, d):
+        """The points of a device whose latency CDF is plotted: queue depth 1
+        of the first random direction, every block size, where every variant
+        has a first repeat."""
+        if any((d, v) not in self.rdirs for v in self.variants):
+            return []
+        qd1 = [p for p in self.points if p.endswith('-qd1')]
+        rws = [p.split('-')[0] for p in qd1]
+        rw = next((r for r in ('randread', 'read', 'randwrite', 'write') if r in rws), None)
+        return [p for p in qd1 if p.split('-')[0] == rw]
 
     def write(self):
         self.header()
         self.headline()
         self.profiles()
         self.microbench()
+        self.ceilings()
+        self.requests()
         self.memory()
         self.details()
         self.lines.append('Raw data: `raw/<device>/<variant>/r<N>/share/out/<point>.json` (fio json+), '
-                          '`.stat0/.stat1` (/proc/stat), `.blockstat`, guest logs '
+                          '`.stat0/.stat1` (/proc/stat), `.blockstat0/.blockstat` (disk stat before/after), '
+                          '`ceil-*.json` (ceilings), guest logs '
                           '(`console.log`, `share/out/dmesg.txt`), metadata (`run.info`, `meta.txt`).')
         self.plots()
         with open(os.path.join(self.run, 'REPORT.md'), 'w') as f:
@@ -424,4 +672,5 @@ def main():
     Report(run).write()
 
 
-main()
+if __name__ == "__main__":
+    main()

@@ -4,6 +4,9 @@
 # Environment (all optional; the defaults are the project's matrix):
 #   DEVICES="real fake"   real: scsi_debug delay=0 (the data is copied);
 #                         fake: the same with fake_rw=1 (no copy, no sg walk)
+#                         virtio, pvscsi: a QEMU virtio-scsi / PVSCSI disk on
+#                         null-co (qemu/run.sh -d HBA=null: the HBA maps DMA;
+#                         in icount mode the guest boots with idle=poll)
 #   RW="randread randwrite read write"  BS="4k 64k 1M 4M"  QD="1 32"
 #                         the matrix is every combination
 #   ENGINE=io_uring | libaio        REPEATS=3
@@ -12,9 +15,20 @@
 #   PAR=<guests at once> (default: one per core in icount mode, else 1)
 #   PERF="fake:read-1M-qd32 real:read-1M-qd32"  points also profiled with
 #                         perf record -a -e cpu-clock -g in the guest
-#   RUN_ID=<name>         (default: date-based); results/<run-id>/ is the output.
+#   CEIL="read-4k-qd32 read-64k-qd32 read-1M-qd32 read-4M-qd32"  points also
+#                         run on null_blk in the first fake boot of each
+#                         kernel (the block layer without SCSI); "" for none
+#   DECISION=1            collect the decision evidence (bench/decision.py)
+#                         after the run; 0: not
+#   MICROBENCH=1          run the sg_api_bench module in the first repeat; 0: not
+#   BOOTS="real:sg_ring:1 fake:sg_table:2 ..."  run only these boots of the
+#                         matrix (device:variant:repeat), to spread one run
+#                         over several hosts; default: all
+#   RUN_ID=<name>         (default: date-based); results/<run-id>/ is the output
+#                         (SGB_RESULTS=<dir> puts it under <dir> instead).
 #
-# Each boot runs one variant on one device setting, every point once, with
+# Each boot runs one variant on one device setting, every point once (in an
+# order shuffled per repeat, see plan()), with
 # fio's random seed set from the repeat number.  Boots are ordered
 # A B A B ... so drift on a shared machine hits both alike (wall-clock
 # modes); in icount mode guest time counts instructions and PAR guests run
@@ -31,23 +45,30 @@ read -r -a rws <<<"${RW:-randread randwrite read write}"
 read -r -a bss <<<"${BS:-4k 64k 1M 4M}"
 read -r -a qds <<<"${QD:-1 32}"
 read -r -a perfs <<<"${PERF-fake:read-1M-qd32 real:read-1M-qd32}"
+read -r -a ceils <<<"${CEIL-read-4k-qd32 read-64k-qd32 read-1M-qd32 read-4M-qd32}"
 engine=${ENGINE:-io_uring}
 repeats=${REPEATS:-3}
 runtime=${RUNTIME:-300ms}
 ramp=${RAMP:-100ms}
 mode=${MODE:-icount}
+case ${MICROBENCH:-1} in 0|1) ;; *) die "MICROBENCH must be 0 or 1, not '$MICROBENCH'" ;; esac
+case ${DECISION:-1} in 0|1) ;; *) die "DECISION must be 0 or 1, not '$DECISION'" ;; esac
 [ "$mode" = auto ] && mode=icount
 run_id=${RUN_ID:-$(date -u +%Y%m%d-%H%M%S)-$mode}
-out=$top/results/$run_id
+out=${SGB_RESULTS:-$top/results}/$run_id
 
 for d in "${devices[@]}"; do
-	case $d in real|fake) ;; *) die "unknown device '$d': use real or fake" ;; esac
+	case $d in real|fake|virtio|pvscsi) ;; *) die "unknown device '$d': use real, fake, virtio or pvscsi" ;; esac
 done
 for rw in "${rws[@]}"; do
 	case $rw in read|write|randread|randwrite) ;; *) die "unknown rw '$rw': use read, write, randread or randwrite" ;; esac
 done
 for bs in "${bss[@]}"; do
 	[[ $bs =~ ^[0-9]+[kKmM]$ ]] || die "bad block size '$bs': use e.g. 4k, 64k, 1M, 4M"
+done
+for p in "${ceils[@]}"; do
+	[[ $p =~ ^(rand)?(read|write)-[0-9]+[kKmM]-qd[1-9][0-9]*$ ]] ||
+		die "bad CEIL point '$p': use <rw>-<bs>-qd<depth>, e.g. read-1M-qd32"
 done
 for qd in "${qds[@]}"; do
 	[[ $qd =~ ^[1-9][0-9]*$ ]] || die "bad queue depth '$qd': a positive integer"
@@ -69,6 +90,24 @@ for rw in "${rws[@]}"; do for bs in "${bss[@]}"; do for qd in "${qds[@]}"; do
 	points+=("$rw-$bs-qd$qd")
 done; done; done
 
+# The boots, interleaved: repeat-major, then device, then variant (A B A B).
+jobs_list=()
+for r in $(seq 1 "$repeats"); do
+	for d in "${devices[@]}"; do
+		for v in "${variants_list[@]}"; do jobs_list+=("$d $v $r"); done
+	done
+done
+if [ -n "${BOOTS:-}" ]; then
+	for b in $BOOTS; do
+		printf '%s\n' "${jobs_list[@]}" | tr ' ' : | grep -qx "$b" ||
+			die "BOOTS names '$b', which is not a boot of this matrix: use <device>:<variant>:<repeat>, e.g. real:sg_ring:1"
+	done
+	sel=()
+	for j in "${jobs_list[@]}"; do
+		[[ " $BOOTS " == *" ${j// /:} "* ]] && sel+=("$j")
+	done
+	jobs_list=("${sel[@]}")
+fi
 mkdir -p "$out/raw"
 {
 	echo "run_id $run_id"
@@ -80,73 +119,108 @@ mkdir -p "$out/raw"
 	echo "devices ${devices[*]}"
 	echo "device_real scsi_debug dev_size_mb=1024 delay=0"
 	echo "device_fake scsi_debug dev_size_mb=1024 delay=0 fake_rw=1"
+	echo "device_virtio qemu virtio-scsi-pci num_queues=<cpus> virtqueue_size=1024, scsi-hd on null-co read-zeroes=on 4G"
+	echo "device_pvscsi qemu pvscsi, scsi-hd on null-co read-zeroes=on 4G"
+	[ "$mode" = icount ] && echo "device_qemu_note guest idle=poll (icount mode; QEMU disks complete in host time)"
 	for p in "${points[@]}"; do echo "point $p"; done
 	for p in "${perfs[@]}"; do echo "perf $p"; done
+	for p in "${ceils[@]}"; do echo "ceil $p"; done
 	echo "variants ${variants_list[*]}"
 	echo "base $(base_desc)"
 	echo "qemu $(qemu-system-x86_64 --version | head -n 1)"
 	echo "host_cpu $(sed -n 's/^model name\t*: //p' /proc/cpuinfo | head -n 1)"
 } >"$out/meta.txt"
 
-# plan DEVICE: the guest plan of one boot.  Per point: /proc/stat before and
-# after (guest CPU time per I/O), fio json+, the disk's block stat, and for
-# the largest requests a /proc/slabinfo snapshot taken while fio runs.
+# plan DEVICE: the guest plan of one boot.  Per point: /proc/stat and the
+# disk's block stat before and after it (guest CPU time per I/O, and the
+# size of the requests that reached the disk), and fio json+.  Outside the
+# measured runs: the microbenchmark (first repeat only: in icount mode its
+# figures do not change between boots), perf at the PERF points, and, in the
+# first repeat only: the sg pool slab objects in use at the 4M points (an
+# extra fio run polled from the shell, so the measured run is not
+# disturbed) and, on the fake device, the ceilings: the CEIL points on
+# null_blk (no SCSI, no scatterlist) and the guest's memory copy bandwidth
+# (perf bench mem memcpy).
+#
+# The points run in an order shuffled per repeat (the same for every kernel
+# and device in that repeat): the cost of an I/O depends a little on what ran
+# before it (the physical layout of fio's buffers, slab state), and a fixed
+# order would turn that into a bias; shuffled, it shows as spread.
 plan() {
-	local dev=$1 params="dev_size_mb=1024 delay=0" p rw bs qd
+	local dev=$1 r=$2 params="dev_size_mb=1024 delay=0" p rw bs qd order
 	[ "$dev" = fake ] && params="$params fake_rw=1"
+	mapfile -t order < <(printf '%s\n' "${points[@]}" |
+		awk -v s="$r" 'BEGIN { srand(s) } { printf "%.9f\t%s\n", rand(), $0 }' | sort -n | cut -f 2-)
 	echo '#!/bin/sh'
+	echo "echo $r >\"\$SGB_SHARE/seed\""
 	echo '. "$SGB_SHARE/lib.sh"'
 	echo 'set -e'
-	echo "disk=\$(sd_load $params)"
+	case $dev in
+	virtio|pvscsi) echo "disk=\$(qdisk $dev)" ;;
+	*) echo "disk=\$(sd_load $params)" ;;
+	esac
 	echo 'seed=$(cat "$SGB_SHARE/seed")'
 	echo 'cp /proc/kallsyms "$SGB_OUT/kallsyms"'
-	echo 'if modprobe sg_api_bench 2>/dev/null; then cp /sys/kernel/debug/sg_api_bench/results.json "$SGB_OUT/microbench.json"; rmmod sg_api_bench; fi'
-	for p in "${points[@]}"; do
+	[ "${MICROBENCH:-1}" = 1 ] &&
+		echo 'if [ "$seed" = 1 ] && modprobe sg_api_bench 2>/dev/null; then cp /sys/kernel/debug/sg_api_bench/results.json "$SGB_OUT/microbench.json"; rmmod sg_api_bench; fi'
+	for p in "${order[@]}"; do
 		rw=${p%%-*} bs=${p#*-} bs=${bs%-qd*} qd=${p##*-qd}
-		local fio="fio --name=$p --filename=/dev/\$disk --direct=1 --ioengine=$engine --rw=$rw --bs=$bs --iodepth=$qd --time_based --runtime=$runtime --ramp_time=$ramp --randseed=\$seed --output-format=json+"
+		local fio="fio --name=$p --filename=/dev/\$disk --direct=1 --ioengine=$engine --rw=$rw --bs=$bs --iodepth=$qd --time_based --runtime=$runtime --ramp_time=$ramp --randseed=\$seed --lat_percentiles=1 --output-format=json+"
 		echo "head -n 1 /proc/stat >\$SGB_OUT/$p.stat0"
-		if [ "$bs" = 4M ]; then
-			echo "$fio --output=\$SGB_OUT/$p.json & sleep 0.2; cat /proc/slabinfo >\$SGB_OUT/$p.slabinfo || true; wait \$!"
-		else
-			echo "$fio --output=\$SGB_OUT/$p.json"
-		fi
+		echo "block_stat \$disk >\$SGB_OUT/$p.blockstat0"
+		echo "$fio --output=\$SGB_OUT/$p.json"
 		echo "head -n 1 /proc/stat >\$SGB_OUT/$p.stat1"
 		echo "block_stat \$disk >\$SGB_OUT/$p.blockstat"
+		[ "$bs" = 4M ] && echo "[ \"\$seed\" != 1 ] || slab_peak \$SGB_OUT/$p.slabinfo $fio --output=/dev/null"
 		for pp in "${perfs[@]}"; do
 			[ "$pp" = "$dev:$p" ] || continue
-			echo "perf record -q -a -g -e cpu-clock -F 4999 -o \$SGB_OUT/$p.perf.data -- $fio --output=/dev/null >/dev/null 2>&1"
-			echo "perf report -q -i \$SGB_OUT/$p.perf.data --stdio --no-children --sort sym -g none --percent-limit 0.3 >\$SGB_OUT/$p.perf.txt 2>/dev/null"
+			# perf.data goes to tmpfs first: writing it to the 9p share
+			# while recording would put 9p in the profile
+			echo "perf record -q -a -g -e cpu-clock -F 4999 -o /tmp/$p.perf.data -- $fio --output=/dev/null >/dev/null 2>&1"
+			echo "perf report -q -i /tmp/$p.perf.data --stdio --no-children --sort sym -g none --percent-limit 0.3 >\$SGB_OUT/$p.perf.txt 2>/dev/null"
+			echo "mv /tmp/$p.perf.data \$SGB_OUT/$p.perf.data"
 		done
 	done
+	[ "$dev" = fake ] || return 0
+	[ ${#ceils[@]} -gt 0 ] || return 0
+	echo '[ "$seed" = 1 ] || exit 0'
+	echo 'nb=$(nullb_load)'
+	for p in "${ceils[@]}"; do
+		rw=${p%%-*} bs=${p#*-} bs=${bs%-qd*} qd=${p##*-qd}
+		echo "fio --name=null-$p --filename=/dev/\$nb --direct=1 --ioengine=$engine --rw=$rw --bs=$bs --iodepth=$qd --time_based --runtime=$runtime --ramp_time=$ramp --randseed=\$seed --output-format=json --output=\$SGB_OUT/ceil-null-$p.json"
+	done
+	echo 'perf bench mem memcpy -s 1MB -l 20 -f all >$SGB_OUT/ceil-memcpy.txt 2>&1'
+	echo 'grep -m 1 "^flags" /proc/cpuinfo >$SGB_OUT/ceil-cpuflags.txt'
 }
 
-for d in "${devices[@]}"; do plan "$d" >"$out/plan-$d.sh"; done
-
-# The boots, interleaved: repeat-major, then device, then variant (A B A B).
-jobs_list=()
 for r in $(seq 1 "$repeats"); do
-	for d in "${devices[@]}"; do
-		for v in "${variants_list[@]}"; do jobs_list+=("$d $v $r"); done
-	done
+	for d in "${devices[@]}"; do plan "$d" "$r" >"$out/plan-$d-r$r.sh"; done
 done
+
 total=${#jobs_list[@]}
 
 # boot DEVICE VARIANT REPEAT: one boot into a temporary directory, renamed
 # into place only when it passed.
 boot() {
-	local d=$1 v=$2 r=$3 dir tmp seed_plan
+	local d=$1 v=$2 r=$3 dir tmp
 	dir=$out/raw/$d/$v/r$r
 	tmp=$out/raw/$d/$v/.r$r.tmp
 	rm -rf "$tmp"
 	mkdir -p "$(dirname "$tmp")"
-	seed_plan=$(mktemp)
-	{ echo "echo $r >\"\$SGB_SHARE/seed\""; cat "$out/plan-$d.sh"; } >"$seed_plan"
-	if ! "$top/qemu/run.sh" -v "$v" -p "$seed_plan" -o "$tmp" -m "$mode" -M 2048 -t "${TIMEOUT:-1800}" 2>/dev/null; then
-		rm -f "$seed_plan"
+	# A QEMU disk completes in host time.  In icount mode an idle vCPU lets
+	# the virtual clock jump to the next timer deadline, so a completion
+	# would be seen up to a tick late; with idle=poll the vCPU keeps
+	# executing (and counting) instructions while it waits.
+	local disks=()
+	case $d in virtio|pvscsi)
+		disks=(-d "$d=null")
+		[ "$mode" = icount ] && disks+=(-a idle=poll)
+		;;
+	esac
+	if ! "$top/qemu/run.sh" -v "$v" -p "$out/plan-$d-r$r.sh" -o "$tmp" -m "$mode" -M 2048 -t "${TIMEOUT:-1800}" "${disks[@]}" 2>/dev/null; then
 		echo "$d $v r$r: $(cat "$tmp/RESULT" 2>/dev/null || echo 'no result')" >>"$out/failed.txt"
 		return 1
 	fi
-	rm -f "$seed_plan"
 	rm -rf "$dir"
 	mv "$tmp" "$dir"
 }
@@ -163,8 +237,27 @@ progress() {
 	fi
 }
 
+# monitor: a line per finished point (fio writes its JSON when the point
+# ends; the share directories are on the host), with elapsed time and ETA.
+count_points() {
+	find "$out/raw" -path '*/share/out/*.json' ! -name microbench.json ! -name 'ceil-*' 2>/dev/null | wc -l
+}
+monitor() {
+	local all=$((total * ${#points[@]})) last=$pdone0 c el
+	while sleep 5; do
+		c=$(count_points)
+		[ "$c" -gt "$last" ] || continue
+		last=$c el=$(($(date +%s) - t0))
+		note "point $c/$all done, elapsed ${el}s, ETA $((el * (all - c) / (c - pdone0)))s"
+	done
+}
+
 rm -f "$out/failed.txt"
 t0=$(date +%s)
+pdone0=$(count_points)
+monitor &
+monitor_pid=$!
+trap 'st=$?; kill $monitor_pid 2>/dev/null || true; exit $st' EXIT
 done0=$(find "$out/raw" -path '*/r[0-9]*/RESULT' 2>/dev/null | wc -l)
 n=0 running=0
 note "bench: ${#points[@]} points x ${#devices[@]} devices x ${#variants_list[@]} kernels x $repeats repeats = $total boots, mode $mode, $par at once; output $out"
@@ -183,10 +276,24 @@ for j in "${jobs_list[@]}"; do
 	running=$((running + 1))
 	progress "started $d $v repeat $r"
 done
-wait
+while [ "$running" -gt 0 ]; do
+	wait -n || true
+	running=$((running - 1))
+done
+kill $monitor_pid 2>/dev/null || true
 if [ -s "$out/failed.txt" ]; then
 	sed 's/^/sgbench: failed boot: /' "$out/failed.txt" >&2
 	die "bench: $(wc -l <"$out/failed.txt") boot(s) failed (logs under $out/raw/*/*/.r*.tmp); completed boots are kept: rerun with RUN_ID=$run_id to resume"
 fi
+/usr/bin/python3 "$top/bench/report.py" "$out"
+fio_s=$(($(date +%s) - t0))
+note "bench: the fio part took $fio_s s wall"
+if [ "${DECISION:-1}" = 1 ]; then
+	/usr/bin/python3 "$top/bench/decision.py" collect "$out" ||
+		die "bench: $out/REPORT.md is written, but collecting the decision evidence failed (see above); fix that and run: make decision RUN=$out"
+	/usr/bin/python3 "$top/bench/decision.py" render "$out"
+fi
+# one line per invocation (a resumed run has several); the report shows them
+echo "boots ${#jobs_list[@]} par $par host_cpus $(nproc) fio_s $fio_s total_s $(($(date +%s) - t0)) decision ${DECISION:-1}" >>"$out/wall.txt"
 /usr/bin/python3 "$top/bench/report.py" "$out"
 note "bench: $out/REPORT.md; total $(($(date +%s) - t0)) s wall"

@@ -6,7 +6,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/common/lib.sh"
 pkgs=(linux-source-6.1 build-essential flex bison bc libelf-dev libssl-dev cpio xz-utils kmod
 	ccache git qemu-system-x86 busybox-static fio linux-perf sg3-utils
-	python3 python3-matplotlib python3-scipy dwarves sparse)
+	python3 python3-matplotlib python3-scipy dwarves sparse pmccabe universal-ctags)
 missing=()
 for p in "${pkgs[@]}"; do
 	dpkg-query -W -f '${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")

@@ -3,7 +3,7 @@
 #
 #   qemu/run.sh -v VARIANT -p PLAN -o OUTDIR [-m MODE] [-t SECONDS]
 #               [-c CPUS] [-M MEM_MB] [-a "KERNEL ARGS"] [-i IMAGE] [-s]
-#               [-w ALLOWED_REPORT_REGEX] [-f debug]
+#               [-w ALLOWED_REPORT_REGEX] [-d DISKS] [-f debug]
 #
 # -f debug: boot the variant's debug kernel (build/<variant>-debug: KASAN,
 #       kmemleak, lockdep, fault injection; common/build.sh <variant> debug).
@@ -16,6 +16,14 @@
 #       $SGB_OUT the directory where it writes its results; it appears on
 #       the host as OUTDIR/share/out.
 # -s:   interactive: the console is this terminal (make shell).
+# DISKS: QEMU-emulated SCSI disks, a comma-separated list of HBA=BACKING:
+#       HBA virtio (virtio-scsi-pci, one request queue per vCPU, 1024-entry
+#       virtqueues so seg_max is 1022) or pvscsi (VMware PVSCSI, 128
+#       segments); BACKING null (null-co, read-zeroes=on, 4 GiB: reads
+#       return zeroes, writes are dropped; for benchmarks) or file (a sparse
+#       256 MiB raw file in OUTDIR, deleted when QEMU exits; for verify
+#       runs).  E.g. -d virtio=file,pvscsi=file.  The guest finds each disk
+#       by its host's driver (qdisk in lib.sh).
 #
 # OUTDIR gets console.log (the serial console, the whole kernel log),
 # share/out/{status,dmesg.txt,plan.log,kunit/...}, run.info (accelerator,
@@ -25,8 +33,8 @@ set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/common/lib.sh"
 
-variant='' plan='' out='' mode=auto timeout_s=600 cpus='' mem=1536 extra='' shell=no image=busybox allowed='' flavour=''
-while getopts 'v:p:o:m:t:c:M:a:i:w:f:s' opt; do
+variant='' plan='' out='' mode=auto timeout_s=600 cpus='' mem=1536 extra='' shell=no image=busybox allowed='' disks='' flavour=''
+while getopts 'v:p:o:m:t:c:M:a:i:w:d:f:s' opt; do
 	case $opt in
 	v) variant=$OPTARG ;;
 	p) plan=$OPTARG ;;
@@ -39,6 +47,7 @@ while getopts 'v:p:o:m:t:c:M:a:i:w:f:s' opt; do
 	i) image=$OPTARG ;;
 	w) allowed=$OPTARG ;;
 	f) flavour=$OPTARG ;;
+	d) disks=$OPTARG ;;
 	s) shell=yes ;;
 	*) die "usage: see the head of qemu/run.sh" ;;
 	esac
@@ -73,8 +82,32 @@ tcg) accel=(-accel tcg,thread=multi -cpu max); cpus=${cpus:-2} ;;
 icount) accel=(-accel tcg,thread=single -cpu max -icount shift=0,sleep=off); cpus=${cpus:-1} ;;
 esac
 
+# the -d disks: QEMU arguments, and the raw files to delete afterwards
+disk_args=() disk_files=()
+IFS=, read -r -a disk_specs <<<"$disks"
+for spec in "${disk_specs[@]}"; do
+	hba=${spec%%=*} backing=${spec#*=}
+	[ "$hba" != "$spec" ] || die "disk '$spec' (-d): use HBA=BACKING, e.g. virtio=null"
+	case $hba in
+	virtio) disk_args+=(-device "virtio-scsi-pci,id=$hba,num_queues=$cpus,virtqueue_size=1024") ;;
+	pvscsi) disk_args+=(-device "pvscsi,id=$hba") ;;
+	*) die "unknown HBA '$hba' (-d): choose virtio or pvscsi" ;;
+	esac
+	case $backing in
+	null) disk_args+=(-blockdev "driver=null-co,node-name=$hba-disk,read-zeroes=on,size=4294967296") ;;
+	file)
+		disk_files+=("$out/$hba.raw")
+		disk_args+=(-blockdev "driver=raw,node-name=$hba-disk,file.driver=file,file.filename=$out/$hba.raw")
+		;;
+	*) die "unknown backing '$backing' for $hba (-d): choose null or file" ;;
+	esac
+	disk_args+=(-device "scsi-hd,drive=$hba-disk,bus=$hba.0,serial=sgb-$hba")
+done
+
 rm -rf "$out"
 mkdir -p "$out/share/out"
+for f in "${disk_files[@]}"; do truncate -s 256M "$f"; done
+trap 'rm -f "${disk_files[@]}"' EXIT
 cp "$plan" "$out/share/plan.sh"
 cp "$top/common/image/guest-lib.sh" "$out/share/lib.sh"
 chmod +x "$out/share/plan.sh"
@@ -85,6 +118,7 @@ chmod +x "$out/share/plan.sh"
 	echo "accelerator ${accel[1]}"
 	echo "cpus $cpus"
 	echo "memory_mb $mem"
+	echo "disks ${disks:-none}"
 	echo "qemu $("$qemu" --version | head -n 1)"
 	cat "$top/build/$bdir/BUILD-INFO"
 	echo "host_cpu $(sed -n 's/^model name\t*: //p' /proc/cpuinfo | head -n 1)"
@@ -97,7 +131,7 @@ args=("${accel[@]}" -smp "$cpus" -m "$mem" -nographic -no-reboot
 	-kernel "$kernel" -initrd "$initrd" -append "$cmdline"
 	-fsdev "local,id=sgb,path=$out/share,security_model=none"
 	-device virtio-9p-pci,fsdev=sgb,mount_tag=sgb
-	-nic none)
+	-nic none "${disk_args[@]}")
 
 start=$(date +%s.%N)
 rc=0

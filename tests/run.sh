@@ -112,6 +112,42 @@ expect_fail plan-status-is-a-failure "$top/tests/rig/status.sh" 60 '^fail: the p
 # QEMU killed mid-run, the output filesystem full (tests/rig/killed-and-full.sh)
 results_from < <("$top/tests/rig/killed-and-full.sh" "$runs" -v $v)
 
+# --- bench: in icount mode, guests run at once give the serial figures ----
+# (two small matrices, both kernels, one guest at a time and then two)
+bench_small() {  # PAR RUN_ID [VAR=value ...]
+	env SGB_RESULTS="$runs/bench" MODE=icount DEVICES=fake RW=randread BS="4k 1M" QD=1 REPEATS=1 \
+		RUNTIME=300ms RAMP=50ms PERF="" CEIL="" MICROBENCH=0 DECISION=0 PAR="$1" RUN_ID="$2" "${@:3}" \
+		"$top/bench/run.sh" >"$runs/bench-$2.log" 2>&1
+}
+if bench_small 1 serial && bench_small 2 parallel; then
+	results_from < <("$py" "$top/tests/bench_same.py" "$runs/bench/serial" "$runs/bench/parallel")
+else
+	result bench/parallel-equals-serial failed "a bench run failed: see ${runs#"$top"/}/bench-*.log"
+fi
+
+# a guest that dies mid-matrix (here: killed by the boot timeout): the run
+# fails naming the boot, is not reported complete, and a rerun with the
+# same RUN_ID keeps the boots that passed and runs only the rest
+name=bench/guest-died-mid-run-is-reported-and-resumable
+if bench_small 2 died TIMEOUT=1 BS=4k; then
+	result $name failed "the run passed although every boot timed out"
+elif ! grep -q 'boot(s) failed.*rerun with RUN_ID=died' "$runs/bench-died.log" ||
+	[ -e "$runs/bench/died/REPORT.md" ]; then
+	result $name failed "no clear failure, or a report was written: see ${runs#"$top"/}/bench-died.log"
+else
+	first=$(grep -o '[0-9]* boot(s) failed' "$runs/bench-died.log" | head -n 1)
+	# now let one kernel's boot succeed, then resume: it must be kept
+	bench_small 2 died BOOTS=fake:sg_table:1 BS=4k
+	kept=$(cat "$runs/bench/died/raw/fake/sg_table/r1/RESULT" 2>/dev/null)
+	bench_small 2 died BS=4k
+	if [ "$kept" = pass ] && grep -q 'fake sg_table repeat 1: already complete, kept' "$runs/bench-died.log" &&
+		grep -q '^Status: complete' "$runs/bench/died/REPORT.md"; then
+		result $name passed "$first first; resumed, the passed boot kept, complete"
+	else
+		result $name failed "the resumed run did not keep the passed boot or is not complete: see ${runs#"$top"/}/bench-died.log"
+	fi
+fi
+
 # --- each kernel: KUnit suites and the functional smoke test --------------
 pi_checks=""
 for pi in dif-1 dif-3 dif-1_dix-1 dif-3_dix-1; do
@@ -122,6 +158,11 @@ pi_checks="$pi_checks pi/dif-1_dix-1/integrity-enabled pi/dif-3_dix-1/integrity-
 	errors/medium-error-elsewhere-reads-fine errors/medium-error-logged
 	errors/timeouts-recovered-data-verifies errors/timeouts-went-through-error-handler
 	errors/sg-pool-objects-back-to-baseline"
+qdisk_checks="pvscsi-swiotlb/bounced"
+for hba in virtio pvscsi pvscsi-swiotlb; do
+	qdisk_checks="$qdisk_checks $hba/disk-appears $hba/verify-4k $hba/verify-1M $hba/verify-4M
+		$hba/requests-beyond-inline-sg-1M $hba/requests-beyond-inline-sg-4M"
+done
 for v in $(variants); do
 	dir=$runs/$v-smoke
 	# sg_api.dma_map_failure_partway makes dma-direct refuse a page on
@@ -144,6 +185,21 @@ for v in $(variants); do
 			result "$v/$want" failed "no result: the plan stopped before it (see $dir/share/out/plan.log)"
 	done
 	[ -f "$tsv" ] && results_from < <(sed "s|^|$v/|" "$tsv")
+	# QEMU-emulated disks on raw files: virtio-scsi and pvscsi, then pvscsi
+	# with every DMA mapping bounced through the swiotlb
+	: >"$runs/$v-qemu-disks.tsv"
+	for qd in qemu-disks:virtio=file,pvscsi=file: qemu-disks-swiotlb:pvscsi=file:swiotlb=force; do
+		IFS=: read -r name disks args <<<"$qd"
+		dir=$runs/$v-$name
+		"$top/qemu/run.sh" -v "$v" -p "$top/tests/guest/qemu-disks.sh" -o "$dir" -m "$mode" -t 900 \
+			-d "$disks" -a "$args" || result "$v/$name/boot" failed "$(cat "$dir/RESULT")"
+		cat "$dir/share/out/results.tsv" >>"$runs/$v-qemu-disks.tsv" 2>/dev/null
+	done
+	for want in $qdisk_checks; do
+		grep -q "^$want"$'\t' "$runs/$v-qemu-disks.tsv" ||
+			result "$v/$want" failed "no result: the plan stopped before it (see $runs/$v-qemu-disks*/share/out/plan.log)"
+	done
+	results_from < <(sed "s|^|$v/|" "$runs/$v-qemu-disks.tsv")
 	# the same kernel under a regular Debian userspace with systemd-udevd
 	dir=$runs/$v-debian
 	name=$v/debian-userspace-udev-links-scsi_debug-disk

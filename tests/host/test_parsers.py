@@ -74,3 +74,52 @@ class FioJsonTest(unittest.TestCase):
 
 if __name__ == '__main__':
     unittest.main()
+
+
+class ReportTest(unittest.TestCase):
+    """The report's readers of the raw files beside the fio JSON."""
+
+    def setUp(self):
+        import tempfile
+        import report  # noqa: F401
+        self.report = sys.modules['report']
+        self.dir = tempfile.mkdtemp()
+
+    def tearDown(self):
+        import shutil
+        shutil.rmtree(self.dir)
+
+    def write(self, name, text):
+        with open(os.path.join(self.dir, name), 'w') as f:
+            f.write(text)
+
+    def test_request_size_from_block_stat_before_and_after(self):
+        # 8 reads of 8192 sectors each: 4 MiB requests, whole
+        self.write('p.blockstat0', '100 800 0 0\n')
+        self.write('p.blockstat', '108 66336 0 0\n')
+        self.assertEqual(self.report.request_kib(self.dir, 'p'), 4096.0)
+
+    def test_split_requests_show_as_smaller(self):
+        # the same bytes in 16 requests: split in two on the way down
+        self.write('p.blockstat0', '0 0 10 80\n')
+        self.write('p.blockstat', '0 0 26 65616\n')
+        self.assertEqual(self.report.request_kib(self.dir, 'p'), 2048.0)
+
+    def test_no_request_or_missing_file_gives_none(self):
+        self.write('p.blockstat0', '5 40 0 0\n')
+        self.write('p.blockstat', '5 40 0 0\n')
+        self.assertIsNone(self.report.request_kib(self.dir, 'p'))
+        self.assertIsNone(self.report.request_kib(self.dir, 'absent'))
+
+    def test_latency_histogram_of_a_real_json_plus_run(self):
+        kind, bins = self.report.lat_bins(os.path.join(DATA, 'fio-jsonplus-randread-1M.json'))
+        self.assertEqual(kind, 'clat')  # this run had no --lat_percentiles
+        self.assertGreaterEqual(len(bins), 2)
+        self.assertEqual(bins, sorted(bins))
+        job = fiojson.load(os.path.join(DATA, 'fio-jsonplus-randread-1M.json'))['jobs'][0]['read']
+        self.assertEqual(sum(c for _, c in bins), job['total_ios'])
+
+    def test_perf_bench_memcpy_gives_mib_per_second_per_function(self):
+        got = self.report.perf_bench_memcpy(os.path.join(DATA, 'perf-bench-memcpy.txt'))
+        self.assertEqual(sorted(got), ['default', 'x86-64-movsb', 'x86-64-movsq', 'x86-64-unrolled'])
+        self.assertAlmostEqual(got['default'], 39.778513 * 1024)

@@ -1,0 +1,89 @@
+# guest-lib.sh - helpers for plans, copied into every run's share as lib.sh
+# (sourced by plans in the guest: . "$SGB_SHARE/lib.sh"; busybox sh).
+
+# sd_load ARGS...: load scsi_debug with ARGS, wait for its disk, raise
+# max_sectors_kb to 4096 (sd starts at 512) and print the disk's name.
+sd_load() {
+	modprobe scsi_debug "$@" || return 1
+	local i=0 d=
+	while [ $i -lt 100 ]; do
+		for d in /sys/bus/pseudo/drivers/scsi_debug/adapter*/host*/target*/*/block/*; do
+			[ -e "$d" ] && break 2
+		done
+		i=$((i + 1))
+		sleep 0.1
+	done
+	[ -e "$d" ] || { echo "scsi_debug disk did not appear" >&2; return 1; }
+	d=$(basename "$d")
+	i=0
+	while [ ! -b /dev/$d ] && [ $i -lt 100 ]; do i=$((i + 1)); sleep 0.1; done
+	echo 4096 >/sys/block/$d/queue/max_sectors_kb || return 1
+	echo "$d"
+}
+
+# block_stat DISK: "read_ios read_sectors write_ios write_sectors"
+block_stat() {
+	awk '{print $1, $3, $5, $7}' /sys/block/$1/stat
+}
+
+# nullb_load: load null_blk as one blk-mq disk completing in the submitting
+# context (queue_mode=2 irqmode=0), taking requests of up to 4 MiB, and
+# print its name.
+nullb_load() {
+	modprobe null_blk queue_mode=2 irqmode=0 nr_devices=1 gb=1 max_sectors=8192 || return 1
+	local i=0
+	while [ ! -b /dev/nullb0 ] && [ $i -lt 100 ]; do i=$((i + 1)); sleep 0.1; done
+	[ -b /dev/nullb0 ] || { echo "null_blk disk did not appear" >&2; return 1; }
+	echo 4096 >/sys/block/nullb0/queue/max_sectors_kb || return 1
+	echo nullb0
+}
+
+# slab_peak FILE CMD...: run CMD, reading /proc/slabinfo while it runs, and
+# keep in FILE the snapshot with the most sg pool objects (sgpool-*,
+# sgring-*) in use.  Fails if CMD fails or no snapshot was taken.
+slab_peak() {
+	local file=$1 pid n best=-1
+	shift
+	"$@" &
+	pid=$!
+	while kill -0 $pid 2>/dev/null; do
+		cat /proc/slabinfo >"$file.cur" 2>/dev/null || break
+		n=$(awk '$1 ~ /^sg(pool|ring)-/ {s += $2} END {print s + 0}' "$file.cur")
+		if [ "$n" -gt "$best" ]; then best=$n; mv "$file.cur" "$file"; fi
+		sleep 0.02
+	done
+	rm -f "$file.cur"
+	wait $pid || return 1
+	[ -f "$file" ]
+}
+
+# qdisk HBA: wait for the disk qemu/run.sh -d attached to HBA (virtio or
+# pvscsi; found by its SCSI host's driver), raise its max_sectors_kb to 4096
+# (or the HBA's max_hw_sectors_kb if lower) and print the disk's name.
+qdisk() {
+	local drv i=0 h d= hw
+	case $1 in
+	virtio) drv=virtio_scsi ;;
+	pvscsi) drv=vmw_pvscsi ;;
+	*) echo "qdisk: unknown HBA '$1': virtio or pvscsi" >&2; return 1 ;;
+	esac
+	while [ $i -lt 100 ]; do
+		for h in /sys/class/scsi_host/host*; do
+			[ "$(cat $h/proc_name 2>/dev/null)" = $drv ] || continue
+			for d in $h/device/target*/*/block/*; do
+				[ -e "$d" ] && break 3
+			done
+		done
+		d=
+		i=$((i + 1))
+		sleep 0.1
+	done
+	[ -n "$d" ] || { echo "no $drv disk appeared (did qemu/run.sh get -d $1=...?)" >&2; return 1; }
+	d=$(basename "$d")
+	i=0
+	while [ ! -b /dev/$d ] && [ $i -lt 100 ]; do i=$((i + 1)); sleep 0.1; done
+	hw=$(cat /sys/block/$d/queue/max_hw_sectors_kb)
+	[ "$hw" -gt 4096 ] && hw=4096
+	echo "$hw" >/sys/block/$d/queue/max_sectors_kb || return 1
+	echo "$d"
+}

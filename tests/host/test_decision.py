@@ -1,0 +1,168 @@
+"""Host-side tests of the decision report: its parsers, the pool policies
+and the renderer (bench/decision.py) on a small fixture run."""
+import os
+import shutil
+import sys
+import tempfile
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, '..', '..', 'bench'))
+DATA = os.path.join(HERE, '..', 'data')
+RUN = os.path.join(DATA, 'decision-run')
+
+import decision  # noqa: E402
+
+
+def raw(name):
+    with open(os.path.join(RUN, 'raw', 'decision', name)) as f:
+        return f.read()
+
+
+class PoolPolicyTest(unittest.TestCase):
+    def test_sg_table_chunks_lose_one_entry_to_the_chain_link(self):
+        # inline 2 (1 entry + the chain link), then 127 + link per full chunk
+        self.assertEqual(decision.chunks_sg_table(2, 2, 128), [])
+        self.assertEqual(decision.chunks_sg_table(3, 2, 128), [2])
+        self.assertEqual(decision.chunks_sg_table(129, 2, 128), [128])
+        self.assertEqual(decision.chunks_sg_table(130, 2, 128), [128, 2])
+        self.assertEqual(decision.chunks_sg_table(1024, 2, 128), [128] * 8 + [7])
+
+    def test_sg_table_without_inline_chunk_allocates_the_first_too(self):
+        self.assertEqual(decision.chunks_sg_table(300, 0, 128), [128, 128, 46])
+
+    def test_sg_ring_arrays_after_the_inline_head(self):
+        self.assertEqual(decision.chunks_sg_ring(2, 2, 127), [])
+        self.assertEqual(decision.chunks_sg_ring(129, 2, 127), [127])
+        self.assertEqual(decision.chunks_sg_ring(1024, 2, 127), [127] * 8 + [6])
+
+    def test_smallest_pool_that_holds_the_chunk(self):
+        pools = {7: 256, 15: 512, 127: 4096}
+        self.assertEqual(decision.pool_for(7, pools), 7)
+        self.assertEqual(decision.pool_for(8, pools), 15)
+        with self.assertRaises(ValueError):
+            decision.pool_for(128, pools)
+
+    def test_memory_rows_from_real_struct_sizes(self):
+        sizes = decision.parse_sizes(raw('sizes-sg_table.txt'))
+        pools = {8: 256, 16: 512, 32: 1024, 64: 2048, 128: 4096}
+        rows, inline = decision.memory_rows(sizes, pools, [1, 1024])
+        self.assertEqual(inline, 2 * sizes['sizeof_scatterlist'])
+        fixed = sizes['sizeof_scsi_cmnd'] + inline
+        self.assertEqual(rows[0][:4], (1, fixed, 0, fixed))
+        self.assertEqual(rows[1][2], 8 * 4096 + 256)
+
+
+class ParserTest(unittest.TestCase):
+    def test_numstat_and_churn_classes(self):
+        c = decision.churn(decision.parse_numstat(raw('numstat-sg_ring.txt')))
+        self.assertEqual(c['API'], [2, 80, 0])          # blk-integrity.c and a binary file
+        self.assertEqual(c['SCSI core'], [1, 10, 5])
+        self.assertEqual(c['drivers'], [1, 7, 3])
+        self.assertEqual(c['tests'], [1, 700, 0])
+        self.assertEqual(c['total'], [5, 797, 8])
+
+    def test_pmccabe_line(self):
+        got = decision.parse_pmccabe('3\t3\t3\t1\t6\t/tmp/f.c(1): one\nnoise\n')
+        self.assertEqual(got, {'one': (3, 3, 3, 1, 6)})
+
+    def test_api_calls_skip_comments_strings_keywords_and_itself(self):
+        bodies = decision.split_functions(raw('functions-base.c'))
+        body = bodies[('lib/sg_pool.c', 'sg_alloc_table_chained')]
+        self.assertEqual(decision.api_calls(body, 'sg_alloc_table_chained'),
+                         ['__sg_alloc_table', 'sg_init_table'])
+
+    def test_ctags_drops_guards_and_asserts_and_names_fields_by_struct(self):
+        got = decision.parse_ctags('\n'.join(l.split('|', 1)[1] for l in raw('ctags-sg_ring.txt').splitlines()))
+        names = [n for _, n in got]
+        self.assertNotIn('_LINUX_SG_RING_H', names)
+        self.assertNotIn('offsetof', names)
+        self.assertIn(('struct field', 'sg_ring.num'), got)
+        self.assertIn(('struct field', 'request::(anon).queuelist'), got)
+        self.assertIn(('macro', 'sg_ring_for_each'), got)
+
+    def test_sg_tablesize_values_resolved_or_reported_unknown(self):
+        ts = decision.parse_tablesize(raw('sg_tablesize-base.txt'))
+        self.assertNotIn('drivers/usb/host/xhci.c', [p for p, _, _ in ts])
+        defs = decision.parse_defines(raw('sg_tablesize-defines-base.txt'), {'SG_CHUNK_SIZE': 128})
+        got = {p: decision.resolve(v, p, defs) for p, _, v in ts}
+        self.assertEqual(got['drivers/ata/ahci.h'], 168)       # enum constant
+        self.assertEqual(got['drivers/scsi/a.c'], 1)
+        self.assertEqual(got['drivers/scsi/b.c'], 128)         # SG_ALL -> SG_CHUNK_SIZE
+        self.assertEqual(got['drivers/scsi/c.c'], 256)         # same file's C_MAX / 2
+        self.assertEqual(got['drivers/ata/pdc_adma.c'], 128)   # enum of an enum, in another directory
+        self.assertIsNone(got['drivers/scsi/d.c'])             # a variable
+        self.assertIsNone(got['drivers/scsi/e.c'])             # two definitions, no compiled value
+
+    def test_int_eval_refuses_anything_but_arithmetic(self):
+        self.assertEqual(decision.int_eval('(0x10 << 2) + 1UL'), 65)
+        self.assertIsNone(decision.int_eval('__import__("os")'))
+        self.assertIsNone(decision.int_eval('a.b'))
+
+
+class RenderTest(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp()
+        self.run = os.path.join(self.tmp, 'run')
+        shutil.copytree(RUN, self.run)
+        self.roles = decision.ROLES
+        decision.ROLES = [('allocate', 'API',
+                           [('lib/sg_pool.c', 'sg_alloc_table_chained'), ('lib/scatterlist.c', '__sg_alloc_table')],
+                           [('lib/sg_pool.c', 'sg_alloc_ring_chained')])]
+
+    def tearDown(self):
+        decision.ROLES = self.roles
+        shutil.rmtree(self.tmp)
+
+    def render(self):
+        decision.Decision(self.run).write()
+        with open(os.path.join(self.run, 'DECISION.md')) as f:
+            return f.read()
+
+    def test_summary_is_computed_from_the_evidence(self):
+        text = self.render()
+        self.assertIn('| Complexity, API code (McCabe, lines) | sg_ring | McCabe 5 vs 17 (-71 % for sg_ring)', text)
+        # the fixture's sg_ring function calls __sg_alloc_table (McCabe 11, 76 lines) once per array
+        self.assertIn('counting the 1 per-array 6.1 functions sg_ring calls, McCabe 16 (-6 %), lines 101 (-3 %)', text)
+        self.assertIn('6 uses of the changed accessors in 4 files; 4 in 2 remain', text)
+        self.assertIn('| base 6.1 | 6 | 5 | 4 | 3 | 2 |', text)     # iscsi_tcp.c:10 has two uses
+        # sg_table: 1024 segments = 8 x sgpool-128 + 1 x sgpool-8; sg_ring 8 x 127 + 1 x 7
+        self.assertIn('| 1024 | 33384 | 8xsgpool-128 + 1xsgpool-8 | 33408 | 8xsgring-127 + 1xsgring-7 | +0.1 % |', text)
+        self.assertIn('sgpool-128 (consistent)', text)
+        self.assertIn('`drivers/scsi/d.c:13`: `h->maxsg`', text)
+        # ahci.h 168 (enum), pdc_adma.c 256 / 2, b.c SG_ALL 128, c.c 256,
+        # e.c SG_MAX_SEGMENTS as compiled (2048)
+        self.assertIn('| value > 127 (one pool array) | 5 | 5 |', text)
+        self.assertIn('| value > 2 (inline head) | 5 | 5 |', text)
+        self.assertNotIn('SCSI core code', text)     # no SCSI core functions in the fixture
+        self.assertIn('What this rig cannot show', text)
+
+    def test_same_raw_files_same_bytes(self):
+        first = self.render()
+        again = self.render()
+        self.assertEqual(first, again)
+
+    def test_missing_evidence_is_a_clear_error(self):
+        os.remove(os.path.join(self.run, 'raw', 'decision', 'numstat-sg_ring.txt'))
+        with self.assertRaises(SystemExit) as cm:
+            self.render()
+        self.assertIn('numstat-sg_ring.txt is missing', str(cm.exception))
+
+
+class CollectTest(unittest.TestCase):
+    def test_run_measured_with_another_series_is_refused(self):
+        tmp = tempfile.mkdtemp()
+        try:
+            rdir = os.path.join(tmp, 'raw', 'real', 'sg_ring', 'r1')
+            os.makedirs(rdir)
+            with open(os.path.join(rdir, 'run.info'), 'w') as f:
+                f.write('variant sg_ring\nseries_sha256 ' + '0' * 64 + '\n')
+            with self.assertRaises(SystemExit) as cm:
+                decision.collect(tmp)
+            self.assertIn('measured with another sg_ring series', str(cm.exception))
+        finally:
+            shutil.rmtree(tmp)
+
+
+if __name__ == '__main__':
+    unittest.main()
