@@ -8,7 +8,10 @@
 # variant, tests/reliability/report.py) and each guest's results; the
 # directory is assembled under a temporary name and renamed only when
 # everything in it was written, so a partial run is never left looking
-# complete.  Variants: $VARIANTS or every directory under variants/.
+# complete.  With --full, each debug kernel also boots the QEMU-disk
+# integrity plan (tests/guest/qemu-disks.sh: virtio-scsi and pvscsi, and
+# pvscsi under swiotlb=force), reported as <variant>-qemu-disks*.
+# Variants: $VARIANTS or every directory under variants/.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/common/lib.sh"
@@ -51,6 +54,23 @@ for v in $variants; do
 		printf '%s\tfailed\t%s\n' "$v/rel/complete" "the plan did not finish: the last step was '$(grep '^== ' "$o/plan.log" 2>/dev/null | tail -n 1)' (see $o/plan.log)"
 	fi
 	[ -f "$o/results.tsv" ] && sed "s|^|$v/rel/|" "$o/results.tsv"
+	[ $level = full ] || continue
+	# the integrity part on the QEMU-emulated disks (virtio-scsi, pvscsi
+	# on raw files; then pvscsi with every mapping bounced by swiotlb)
+	for qd in qemu-disks:virtio=file,pvscsi=file: qemu-disks-swiotlb:pvscsi=file:swiotlb=force; do
+		IFS=: read -r name qdisks args <<<"$qd"
+		dir=$runs/$v-$name
+		t0=$(date +%s)
+		if "$top/qemu/run.sh" -f debug -v "$v" -p "$top/tests/guest/qemu-disks.sh" -o "$dir" \
+			-m "$mode" -M 2048 -t "$tmo" -d "$qdisks" -a "$args" 2>/dev/null; then
+			printf '%s\tpassed\t%s\n' "$v/rel/$name/boot" "debug kernel, $(( $(date +%s) - t0 )) s"
+		else
+			printf '%s\tfailed\t%s\n' "$v/rel/$name/boot" "$(cat "$dir/RESULT" 2>/dev/null || echo "no RESULT in $dir")"
+		fi
+		[ -f "$dir/share/out/complete" ] ||
+			printf '%s\tfailed\t%s\n' "$v/rel/$name/complete" "the plan did not finish (see $dir/share/out/plan.log)"
+		[ -f "$dir/share/out/results.tsv" ] && sed "s|^|$v/rel/$name/|" "$dir/share/out/results.tsv"
+	done
 done
 
 [ $level = full ] || exit 0
@@ -60,12 +80,14 @@ rm -rf "$tmp"
 mkdir -p "$tmp" || die "cannot create $tmp"
 ok=yes
 for v in $variants; do
-	[ -d "$runs/$v" ] || continue
-	mkdir -p "$tmp/$v" &&
-		cp "$runs/$v/run.info" "$runs/$v/RESULT" "$tmp/$v/" &&
-		gzip -c "$runs/$v/console.log" >"$tmp/$v/console.log.gz" &&
-		(cd "$runs/$v/share/out" && cp -- *.tsv *.json plan.log dmesg.txt $(ls kmemleak.txt complete 2>/dev/null) "$tmp/$v/") ||
-		ok=no
+	for b in $v $v-qemu-disks $v-qemu-disks-swiotlb; do
+		[ -d "$runs/$b" ] || continue
+		mkdir -p "$tmp/$b" &&
+			cp "$runs/$b/run.info" "$runs/$b/RESULT" "$tmp/$b/" &&
+			gzip -c "$runs/$b/console.log" >"$tmp/$b/console.log.gz" &&
+			(cd "$runs/$b/share/out" && cp -- *.tsv *.json plan.log dmesg.txt $(ls kmemleak.txt complete 2>/dev/null) "$tmp/$b/") ||
+			ok=no
+	done
 done
 /usr/bin/python3 "$top/tests/reliability/report.py" "$tmp" >"$tmp/REPORT.md.tmp" &&
 	mv "$tmp/REPORT.md.tmp" "$tmp/REPORT.md" || ok=no
