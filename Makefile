@@ -7,6 +7,9 @@
 #   make report RUN=dir       regenerate a run's REPORT.md (and DECISION.md) from its raw files
 #   make decision RUN=dir     (re)collect the decision evidence for a run from the trees
 #   make check-patches        checkpatch --strict on every patch of the series
+#   make reliability          the full reliability suite on the debug kernels;
+#                             results/reliability-<date>/REPORT.md
+#   make debug-image          just build the debug kernels and their images
 #
 # Variables: VARIANTS (default: every directory under variants/), MODE
 # (auto|tcg|kvm|icount), JOBS (make -j for the kernels).
@@ -15,7 +18,7 @@ VARIANTS ?= $(notdir $(patsubst %/,%,$(wildcard variants/*/)))
 MODE ?= auto
 export MODE JOBS
 
-.PHONY: all deps base build image test bench shell report decision check-patches clean
+.PHONY: all deps base build image test bench shell report decision check-patches clean debug-build debug-image reliability
 all: test
 
 deps:
@@ -30,8 +33,19 @@ build: base
 image: build
 	@for v in $(VARIANTS); do common/image/build.sh $$v && common/image/debian.sh $$v || exit 1; done
 
-test: image
+test: image debug-image
 	@tests/run.sh
+
+# the debug flavour of each kernel (common/debug.config): build/<v>-debug
+debug-build: base
+	@for v in $(VARIANTS); do common/build.sh $$v debug || exit 1; done
+
+debug-image: debug-build
+	@for v in $(VARIANTS); do common/image/build.sh $$v debug || exit 1; done
+
+reliability: debug-image
+	@VARIANTS="$(VARIANTS)" tests/reliability/run.sh --full | tee build/reliability-full.txt; \
+		! grep -q '	failed	' build/reliability-full.txt
 
 bench: image
 	@bench/run.sh
@@ -56,4 +70,4 @@ check-patches: base
 	@common/check-patches.sh
 
 clean:
-	rm -rf build/*/obj build/*/modules build/image build/test-runs
+	rm -rf build/*/obj build/*/modules build/image build/test-runs build/reliability-*

@@ -1,5 +1,10 @@
 #!/bin/bash
-# build.sh <variant> - configure and build one variant's kernel out of tree.
+# build.sh <variant> [debug] - configure and build one variant's kernel out of tree.
+#
+# With "debug", the same tree is built with common/debug.config merged last
+# (KASAN, kmemleak, lockdep, DEBUG_SG/LIST, fault injection) into
+# build/<variant>-debug/ (its own obj, modules, BUILD-INFO and stamp); every
+# path below named build/<variant> is then build/<variant>-debug.
 #
 # Tree: build/<variant>/src (common/tree.sh), objects: build/<variant>/obj.
 # Config: tinyconfig + common/guest.config + variants/<variant>/config, merged
@@ -13,9 +18,15 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/common/lib.sh"
 
 variant=${1:-}
+flavour=${2:-}
 check_variant "$variant"
-out=$top/build/$variant
-src=$out/src
+case "$flavour" in
+'') bdir=$variant ;;
+debug) bdir=$variant-debug ;;
+*) die "unknown flavour '$flavour': say nothing (the normal kernel) or 'debug'" ;;
+esac
+out=$top/build/$bdir
+src=$top/build/$variant/src
 obj=$out/obj
 jobs=${JOBS:-$(($(nproc) + 1))}
 
@@ -24,6 +35,7 @@ rm -f "$out/.built"
 
 fragments=("$top/common/guest.config")
 [ -f "$vroot/$variant/config" ] && fragments+=("$vroot/$variant/config")
+[ "$flavour" = debug ] && fragments+=("$top/common/debug.config")
 
 cc=gcc
 export CCACHE_BASEDIR=$top/build
@@ -35,29 +47,30 @@ mkargs=(-C "$src" O="$obj" CC="$cc" HOSTCC="$cc" -j"$jobs")
 mkdir -p "$obj"
 cfgsum=$(cat "${fragments[@]}" | sha256sum | cut -d' ' -f1)
 if [ ! -f "$obj/.config" ] || [ "$(cat "$out/config.sum" 2>/dev/null)" != "$cfgsum" ]; then
-	note "$variant: configuring (tinyconfig + ${fragments[*]##"$top"/})"
+	note "$bdir: configuring (tinyconfig + ${fragments[*]##"$top"/})"
 	rm -f "$out/config.sum"
 	make -s "${mkargs[@]}" tinyconfig >/dev/null
 	(cd "$src" && scripts/kconfig/merge_config.sh -m -O "$obj" "$obj/.config" "${fragments[@]}") \
 		>"$out/merge_config.log" 2>&1 ||
-		die "merge_config.sh failed for $variant: see build/$variant/merge_config.log"
+		die "merge_config.sh failed for $bdir: see build/$bdir/merge_config.log"
 	make -s "${mkargs[@]}" olddefconfig >/dev/null
 	echo "$cfgsum" >"$out/config.sum"
 fi
 "$top/common/check-config.py" "$obj/.config" "${fragments[@]}" ||
-	die "$variant: the final .config does not have what the fragments ask for (above); fix the fragment"
+	die "$bdir: the final .config does not have what the fragments ask for (above); fix the fragment"
 
-note "$variant: building in build/$variant/obj (make -j$jobs)"
+note "$bdir: building in build/$bdir/obj (make -j$jobs)"
 if ! make "${mkargs[@]}" bzImage modules >"$out/build.log" 2>&1; then
 	grep -E 'error:|Error [0-9]' "$out/build.log" | head -n 20 >&2
-	die "$variant: kernel build failed: see build/$variant/build.log"
+	die "$bdir: kernel build failed: see build/$bdir/build.log"
 fi
 rm -rf "$out/modules"
 make -s "${mkargs[@]}" INSTALL_MOD_PATH="$out/modules" modules_install >/dev/null ||
-	die "$variant: modules_install failed"
+	die "$bdir: modules_install failed"
 
 {
 	echo "variant $variant"
+	[ -z "$flavour" ] || echo "flavour $flavour"
 	echo "base $(base_desc)"
 	echo "kernel_release $(cat "$obj/include/config/kernel.release")"
 	echo "series_commit $(git -C "$src" rev-parse HEAD)"
@@ -66,4 +79,4 @@ make -s "${mkargs[@]}" INSTALL_MOD_PATH="$out/modules" modules_install >/dev/nul
 	echo "compiler $(gcc --version | head -n 1)"
 } >"$out/BUILD-INFO"
 touch "$out/.built"
-note "$variant: built $(cat "$obj/include/config/kernel.release") ($(base_desc))"
+note "$bdir: built $(cat "$obj/include/config/kernel.release") ($(base_desc))"

@@ -9,14 +9,36 @@ set -uo pipefail
 out=$1 rc=$2 timeout_s=$3 allowed=${4:-}
 log=$out/console.log
 status_file=$out/share/out/status
+# RESULT is written atomically (temporary file, then rename); when even
+# that fails (the output filesystem is full), stderr says so and the exit
+# status is still non-zero, so no run without a RESULT is taken as passed.
+verdict() {
+	if ! { echo "$1" >"$out/RESULT.tmp" && mv "$out/RESULT.tmp" "$out/RESULT"; } 2>/dev/null; then
+		rm -f "$out/RESULT.tmp" 2>/dev/null
+		echo "sgbench: cannot write $out/RESULT ($(df -h --output=avail "$out" 2>/dev/null | tail -n 1 | tr -d ' ') free): the output filesystem is full or read-only" >&2
+		return 1
+	fi
+}
+full_disk() { # a note when the output filesystem has no room left
+	local avail
+	avail=$(df --output=avail -k "$out" 2>/dev/null | tail -n 1 | tr -d ' ')
+	[ -n "$avail" ] && [ "$avail" -lt 64 ] && echo ", and the output filesystem is full (${avail} KiB free: df $out)"
+}
 fail() {
-	echo "fail: $*" >"$out/RESULT"
-	echo "sgbench: guest run failed: $* (logs in $out)" >&2
+	local why="$*$(full_disk)"
+	verdict "fail: $why"
+	echo "sgbench: guest run failed: $why (logs in $out)" >&2
 	exit 1
 }
 # the first line that marks a kernel problem, if any
 bad=$(grep -a -n -E 'Kernel panic|Oops:|BUG:|WARNING:|KASAN:|UBSAN:|general protection fault|list_(add|del) corruption|possible circular locking|inconsistent lock state|unreferenced object|INFO: task .* blocked|rcu_sched self-detected stall|RCU Stall' "$log" 2>/dev/null |
 	{ if [ -n "$allowed" ]; then grep -a -v -E "$allowed"; else cat; fi; } | head -n 1)
+# timeout(1) exits 124 when the time ran out (137 when it then had to KILL);
+# a QEMU killed from outside before its time also ends in 128+signal
+wall=$(awk '$1=="wall_seconds"{print int($2)}' "$out/run.info" 2>/dev/null)
+if [ "$rc" -gt 128 ] && [ "$rc" -ne 137 -o "${wall:-0}" -lt "$timeout_s" ]; then
+	fail "QEMU was killed by signal $((rc - 128)) after ${wall:-?}s, before the ${timeout_s}s timeout: the run is incomplete (see $log)"
+fi
 if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
 	fail "timeout: the guest did not finish within ${timeout_s}s${bad:+, after: $bad} (see $log)"
 fi
@@ -24,9 +46,14 @@ fi
 	*"Kernel panic"*) fail "panic: line $bad (see $log)" ;;
 	*) fail "kernel report: line $bad (see $log)" ;;
 	esac
+# kmemleak: a plan that scanned leaves the report in share/out/kmemleak.txt
+kml=$out/share/out/kmemleak.txt
+if [ -s "$kml" ] && grep -q 'unreferenced object' "$kml"; then
+	fail "kmemleak: $(grep -c 'unreferenced object' "$kml") unreferenced objects, first: $(grep -m 1 'unreferenced object' "$kml") (see $kml)"
+fi
 [ "$rc" -eq 0 ] || fail "QEMU exited with status $rc (see $out/qemu.log and $log)"
 [ -f "$status_file" ] || fail "the guest wrote no status: it died before its plan ended (see $log)"
 st=$(cat "$status_file")
 [ "$st" = 0 ] || fail "the plan exited with status $st (see $out/share/out/plan.log)"
-echo pass >"$out/RESULT"
+verdict pass || exit 1
 exit 0

@@ -3,8 +3,10 @@
 #
 #   qemu/run.sh -v VARIANT -p PLAN -o OUTDIR [-m MODE] [-t SECONDS]
 #               [-c CPUS] [-M MEM_MB] [-a "KERNEL ARGS"] [-i IMAGE] [-s]
-#               [-w ALLOWED_REPORT_REGEX] [-d DISKS]
+#               [-w ALLOWED_REPORT_REGEX] [-d DISKS] [-f debug]
 #
+# -f debug: boot the variant's debug kernel (build/<variant>-debug: KASAN,
+#       kmemleak, lockdep, fault injection; common/build.sh <variant> debug).
 # IMAGE: busybox (the default: busybox, fio, perf, sg3_utils) or debian
 #       (bash, coreutils, util-linux, systemd-udevd: common/image/debian.sh).
 # MODE: auto (KVM if a probe boot proves it works, else TCG; the default),
@@ -31,8 +33,8 @@ set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/common/lib.sh"
 
-variant='' plan='' out='' mode=auto timeout_s=600 cpus='' mem=1536 extra='' shell=no image=busybox allowed='' disks=''
-while getopts 'v:p:o:m:t:c:M:a:i:w:d:s' opt; do
+variant='' plan='' out='' mode=auto timeout_s=600 cpus='' mem=1536 extra='' shell=no image=busybox allowed='' disks='' flavour=''
+while getopts 'v:p:o:m:t:c:M:a:i:w:d:f:s' opt; do
 	case $opt in
 	v) variant=$OPTARG ;;
 	p) plan=$OPTARG ;;
@@ -44,6 +46,7 @@ while getopts 'v:p:o:m:t:c:M:a:i:w:d:s' opt; do
 	a) extra=$OPTARG ;;
 	i) image=$OPTARG ;;
 	w) allowed=$OPTARG ;;
+	f) flavour=$OPTARG ;;
 	d) disks=$OPTARG ;;
 	s) shell=yes ;;
 	*) die "usage: see the head of qemu/run.sh" ;;
@@ -54,13 +57,18 @@ check_variant "$variant"
 [ -n "$plan" ] && [ -f "$plan" ] || die "plan '$plan' does not exist (-p)"
 qemu=${SGB_QEMU:-qemu-system-x86_64}
 command -v "$qemu" >/dev/null || die "$qemu not found: run 'make deps' (installs qemu-system-x86)"
-kernel=$top/build/$variant/obj/arch/x86/boot/bzImage
+case $flavour in
+'') bdir=$variant ;;
+debug) bdir=$variant-debug ;;
+*) die "unknown flavour '$flavour' (-f): say nothing or 'debug'" ;;
+esac
+kernel=$top/build/$bdir/obj/arch/x86/boot/bzImage
 case $image in
-busybox) initrd=$top/build/$variant/initramfs.cpio ;;
-debian) initrd=$top/build/$variant/initramfs-debian.cpio ;;
+busybox) initrd=$top/build/$bdir/initramfs.cpio ;;
+debian) initrd=$top/build/$bdir/initramfs-debian.cpio ;;
 *) die "unknown image '$image': choose busybox or debian" ;;
 esac
-[ -f "$top/build/$variant/.built" ] && [ -f "$kernel" ] || die "$variant is not built: run 'make build'"
+[ -f "$top/build/$bdir/.built" ] && [ -f "$kernel" ] || die "$bdir is not built: run 'make build'${flavour:+ (debug: common/build.sh $variant debug)}"
 [ -f "$initrd" ] || die "no $image guest image for $variant: run 'make image'"
 
 case $mode in
@@ -112,7 +120,7 @@ chmod +x "$out/share/plan.sh"
 	echo "memory_mb $mem"
 	echo "disks ${disks:-none}"
 	echo "qemu $("$qemu" --version | head -n 1)"
-	cat "$top/build/$variant/BUILD-INFO"
+	cat "$top/build/$bdir/BUILD-INFO"
 	echo "host_cpu $(sed -n 's/^model name\t*: //p' /proc/cpuinfo | head -n 1)"
 	echo "date $(date -u +%Y-%m-%dT%H:%M:%SZ)"
 } >"$out/run.info"

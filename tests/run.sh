@@ -109,6 +109,8 @@ expect_fail() {
 expect_fail hang-is-a-timeout "$top/tests/rig/hang.sh" 25 '^fail: timeout'
 expect_fail panic-is-a-panic "$top/tests/rig/panic.sh" 60 '^fail: panic'
 expect_fail plan-status-is-a-failure "$top/tests/rig/status.sh" 60 '^fail: the plan exited with status 3'
+# QEMU killed mid-run, the output filesystem full (tests/rig/killed-and-full.sh)
+results_from < <("$top/tests/rig/killed-and-full.sh" "$runs" -v $v)
 
 # --- bench: in icount mode, guests run at once give the serial figures ----
 # (two small matrices, both kernels, one guest at a time and then two)
@@ -209,6 +211,10 @@ for v in $(variants); do
 		result "$name" failed "no /dev/disk/by-id link from udev (see $dir/share/out/disk-links)"
 	fi
 done
+
+# --- reliability, fast subset, on each variant's debug kernel -------------
+# (tests/reliability/; the full set is make reliability)
+results_from < <(VARIANTS="$(variants | tr '\n' ' ')" "$top/tests/reliability/run.sh" --fast -o "$runs/reliability")
 
 echo "test runs and logs: ${runs#"$top"/}/ ($(( $(date +%s) - t0 )) s)"
 line="$passed passed, $failed failed"

@@ -1,5 +1,6 @@
 #!/bin/bash
-# image/build.sh <variant> - the guest initramfs of one variant.
+# image/build.sh <variant> [debug] - the guest initramfs of one variant
+# (with "debug": of its debug kernel, build/<variant>-debug/).
 #
 # build/image/base.cpio: busybox-static, the host's own fio and perf (and
 # sg3_utils) with their shared-library closure, and common/image/init.
@@ -13,9 +14,14 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 
 variant=${1:-}
 check_variant "$variant"
-[ -f "$top/build/$variant/.built" ] || die "$variant is not built: run 'make build VARIANT=$variant'"
+case ${2:-} in
+'') bdir=$variant ;;
+debug) bdir=$variant-debug ;;
+*) die "unknown flavour '$2': say nothing (the normal kernel) or 'debug'" ;;
+esac
+[ -f "$top/build/$bdir/.built" ] || die "$bdir is not built: run 'common/build.sh $variant ${2:-}'"
 
-tools=(/bin/busybox /usr/bin/fio /usr/bin/perf /usr/bin/sg_dd /usr/bin/sg_inq /usr/bin/sg_readcap)
+tools=(/bin/busybox /usr/bin/fio /usr/bin/perf /usr/bin/sg_dd /usr/bin/sg_inq /usr/bin/sg_readcap /usr/bin/sg_raw /usr/bin/sg_reset)
 img=$top/build/image
 base=$img/base.cpio
 mkdir -p "$img"
@@ -45,9 +51,9 @@ if [ "$stale" = yes ]; then
 	rm -rf "$root"
 fi
 
-mods=$top/build/$variant/modules.cpio
-if [ ! -f "$mods" ] || [ "$top/build/$variant/.built" -nt "$mods" ]; then
-	make_cpio "$top/build/$variant/modules" "$mods"
+mods=$top/build/$bdir/modules.cpio
+if [ ! -f "$mods" ] || [ "$top/build/$bdir/.built" -nt "$mods" ]; then
+	make_cpio "$top/build/$bdir/modules" "$mods"
 fi
-cat "$base" "$mods" >"$top/build/$variant/initramfs.cpio.tmp"
-mv "$top/build/$variant/initramfs.cpio.tmp" "$top/build/$variant/initramfs.cpio"
+cat "$base" "$mods" >"$top/build/$bdir/initramfs.cpio.tmp"
+mv "$top/build/$bdir/initramfs.cpio.tmp" "$top/build/$bdir/initramfs.cpio"

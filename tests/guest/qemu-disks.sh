@@ -15,7 +15,9 @@
 # ring; the swiotlb's slabs in use, sampled while fio runs, show that the
 # bounce happened (sampling can miss, so one fio run with slabs seen is enough).  (virtio-scsi does not use the DMA API without
 # VIRTIO_F_ACCESS_PLATFORM, which QEMU does not offer by default.)
-# One line per check in $SGB_OUT/results.tsv: "name<TAB>passed|failed<TAB>why".
+# One line per check in $SGB_OUT/results.tsv: "name<TAB>passed|failed<TAB>why";
+# the fio JSON of the verify runs is int-*.json (the reliability report
+# sums them), and $SGB_OUT/complete is written last.
 . "$SGB_SHARE/lib.sh"
 res=$SGB_OUT/results.tsv
 : >"$res"
@@ -65,12 +67,12 @@ for hba in $hbas; do
 	fi
 	for bs in 4k 1M 4M; do
 		before=$(block_stat "$disk")
-		if fio_watched $hba$tag-verify-$bs --filename=/dev/$disk --direct=1 --ioengine=io_uring \
+		if fio_watched int-$hba$tag-verify-$bs --filename=/dev/$disk --direct=1 --ioengine=io_uring \
 			--iodepth=4 --rw=write --bs=$bs --size=32M --verify=crc32c \
 			--do_verify=1 --verify_fatal=1; then
 			check "$hba$tag/verify-$bs" passed "32 MiB written and read back, crc32c"
 		else
-			check "$hba$tag/verify-$bs" failed "fio verify failed (see $hba$tag-verify-$bs.json)"
+			check "$hba$tag/verify-$bs" failed "fio verify failed (see int-$hba$tag-verify-$bs.json)"
 		fi
 		set -- $before $(block_stat "$disk")
 		rios=$(($5 - $1)) rsec=$(($6 - $2)) wios=$(($7 - $3)) wsec=$(($8 - $4))
@@ -101,3 +103,4 @@ for hba in $hbas; do
 		check "$hba$tag/bounced" passed "$why" ||
 		check "$hba$tag/bounced" failed "$why: none, the data was not DMA-mapped through dma-direct"
 done
+echo done >"$SGB_OUT/complete"
