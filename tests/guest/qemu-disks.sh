@@ -97,7 +97,7 @@ for hba in $hbas; do
 	# every command in flight, so any fio run of this boot counts
 	fio_watched $hba$tag-load --filename=/dev/$disk --direct=1 --ioengine=io_uring \
 		--iodepth=16 --rw=randread --bs=1M --size=32M --time_based --runtime=2s
-	seen=$(for f in "$SGB_OUT"/$hba$tag-*.tlb-max; do n=${f##*/}; echo "${n%.tlb-max} $(cat $f)"; done)
+	seen=$(for f in "$SGB_OUT"/*$hba$tag-*.tlb-max; do n=${f##*/}; echo "${n%.tlb-max} $(cat $f)"; done)
 	why="most swiotlb slabs in use (of $(cat ${tlb%/*}/io_tlb_nslabs)) seen during $(echo $seen)"
 	echo "$seen" | awk '$2 > 0 { ok = 1 } END { exit !ok }' &&
 		check "$hba$tag/bounced" passed "$why" ||
