@@ -286,15 +286,21 @@ if [ -s "$out/failed.txt" ]; then
 	sed 's/^/sgbench: failed boot: /' "$out/failed.txt" >&2
 	die "bench: $(wc -l <"$out/failed.txt") boot(s) failed (logs under $out/raw/*/*/.r*.tmp); completed boots are kept: rerun with RUN_ID=$run_id to resume"
 fi
-/usr/bin/python3 "$top/bench/report.py" "$out"
 fio_s=$(($(date +%s) - t0))
 note "bench: the fio part took $fio_s s wall"
+# wall.txt: one line per invocation (a resumed run has several); the report
+# shows them.  The report is written once, after the decision evidence,
+# and also when collecting that evidence fails.
+wall() {
+	echo "boots $((total - kept)) par $par host_cpus $(nproc) fio_s $fio_s total_s $(($(date +%s) - t0)) decision $1" >>"$out/wall.txt"
+	/usr/bin/python3 "$top/bench/report.py" "$out"
+}
 if [ "${DECISION:-1}" = 1 ]; then
-	/usr/bin/python3 "$top/bench/decision.py" collect "$out" ||
+	if ! /usr/bin/python3 "$top/bench/decision.py" collect "$out"; then
+		wall failed
 		die "bench: $out/REPORT.md is written, but collecting the decision evidence failed (see above); fix that and run: make decision RUN=$out"
+	fi
 	/usr/bin/python3 "$top/bench/decision.py" render "$out"
 fi
-# one line per invocation (a resumed run has several); the report shows them
-echo "boots $((total - kept)) par $par host_cpus $(nproc) fio_s $fio_s total_s $(($(date +%s) - t0)) decision ${DECISION:-1}" >>"$out/wall.txt"
-/usr/bin/python3 "$top/bench/report.py" "$out"
+wall "${DECISION:-1}"
 note "bench: $out/REPORT.md; total $(($(date +%s) - t0)) s wall"

@@ -98,3 +98,9 @@ make_cpio() {
 	(cd "$1" && find . -mindepth 1 | LC_ALL=C sort | cpio -o -H newc --quiet -R 0:0) >"$2.tmp" &&
 		mv "$2.tmp" "$2"
 }
+
+# The QEMU-disk integrity boots of tests/guest/qemu-disks.sh, NAME:DISKS:ARGS
+# (qemu/run.sh -d DISKS -a ARGS): virtio-scsi and pvscsi on raw files, then
+# pvscsi with every DMA mapping bounced through the swiotlb.  make test runs
+# them on the normal kernels, make reliability on the debug kernels.
+qdisk_boots="qemu-disks:virtio=file,pvscsi=file: qemu-disks-swiotlb:pvscsi=file:swiotlb=force"

@@ -188,7 +188,7 @@ for v in $(variants); do
 	# QEMU-emulated disks on raw files: virtio-scsi and pvscsi, then pvscsi
 	# with every DMA mapping bounced through the swiotlb
 	: >"$runs/$v-qemu-disks.tsv"
-	for qd in qemu-disks:virtio=file,pvscsi=file: qemu-disks-swiotlb:pvscsi=file:swiotlb=force; do
+	for qd in $qdisk_boots; do
 		IFS=: read -r name disks args <<<"$qd"
 		dir=$runs/$v-$name
 		"$top/qemu/run.sh" -v "$v" -p "$top/tests/guest/qemu-disks.sh" -o "$dir" -m "$mode" -t 900 \

@@ -57,7 +57,7 @@ for v in $variants; do
 	[ $level = full ] || continue
 	# the integrity part on the QEMU-emulated disks (virtio-scsi, pvscsi
 	# on raw files; then pvscsi with every mapping bounced by swiotlb)
-	for qd in qemu-disks:virtio=file,pvscsi=file: qemu-disks-swiotlb:pvscsi=file:swiotlb=force; do
+	for qd in $qdisk_boots; do
 		IFS=: read -r name qdisks args <<<"$qd"
 		dir=$runs/$v-$name
 		t0=$(date +%s)
