@@ -11,6 +11,7 @@ runs=$top/build/test-runs
 rm -rf "$runs"
 mkdir -p "$runs"
 passed=0 failed=0 skipped=0
+failures=()
 t0=$(date +%s)
 
 # result NAME passed|failed|skipped [WHY]
@@ -18,7 +19,7 @@ result() {
 	local name=$1 st=$2 why=${3:-}
 	case $st in
 	passed) passed=$((passed + 1)) ;;
-	failed) failed=$((failed + 1)) ;;
+	failed) failed=$((failed + 1)); failures+=("$name${why:+  $why}") ;;
 	skipped) skipped=$((skipped + 1)) ;;
 	esac
 	printf '%-60s [%s]%s\n' "$name" "$st" "${why:+  $why}"
@@ -216,6 +217,11 @@ done
 # (tests/reliability/; the full set is make reliability)
 results_from < <(VARIANTS="$(variants | tr '\n' ' ')" "$top/tests/reliability/run.sh" --fast -o "$runs/reliability")
 
+# repeat the failures last, so that the tail of a long log names them
+if [ "$failed" -gt 0 ]; then
+	echo "failed:"
+	printf '  %s\n' "${failures[@]}" | cut -c1-200
+fi
 echo "test runs and logs: ${runs#"$top"/}/ ($(( $(date +%s) - t0 )) s)"
 line="$passed passed, $failed failed"
 [ "$skipped" -gt 0 ] && line="$line, $skipped skipped"
