@@ -3,7 +3,7 @@
 # fio writes and verifies (crc32c) with direct I/O at 4k..4M; 1M and 4M
 # requests carry 256 and 1024 segments (scsi_debug's clustering=0 keeps every
 # page its own segment), i.e. more than one 128-entry chunk.  Results are
-# files in $SGB_OUT, judged on the host by tests/check_smoke.py.
+# files in $SGB_OUT, judged on the host by tests/check_guest.py.
 . "$SGB_SHARE/lib.sh"
 set -e
 # the sg_api KUnit suite (a module: its DMA-failure case provokes a

@@ -263,7 +263,11 @@ retry_case timeout-abort 4 3 --rw=write --bs=1M --iodepth=4 --size=4M
 retry_case host-busy 0x8000 5 --rw=write --bs=1M --iodepth=8 --size=8M
 retry_case short-transfer 0x100 5 --rw=write --bs=1M --iodepth=8 --size=8M
 # TASK SET FULL (opts 0x800): scsi_debug answers it when the LUN's queue
-# is one short of full, every every_nth time.  6.1's scsi_debug sets
+# is one short of full, every every_nth time; every_nth 1 makes it the
+# first such time, and random 4k writes keep the block layer from merging
+# them into fewer, larger requests (sequential 64k writes at every_nth 4
+# injected 1 or 2 times per run: one short of nothing; fio stops at the
+# first error anyway).  6.1's scsi_debug sets
 # DID_ABORT with it (device_qfull_result), and scsi_decide_disposition()
 # reports DID_ABORT without an abort scheduled to the upper layer: the
 # command fails, it is not retried, on either kernel.  So fio must see
@@ -276,8 +280,8 @@ tsf_case() {
 	fio_v err-tsf --filename=/dev/$disk --rw=write --bs=64k --iodepth=16 --size=4M ||
 		check errors/task-set-full/clean-write failed "the write before injection failed"
 	t0=$(dmesg_count "\\[$disk\\].*Result: hostbyte=0x05")
-	sdopts 0x800 4
-	fio --name=tsf --filename=/dev/$disk --direct=1 --ioengine=io_uring --rw=write --bs=64k \
+	sdopts 0x800 1
+	fio --name=tsf --filename=/dev/$disk --direct=1 --ioengine=io_uring --rw=randwrite --bs=4k \
 		--iodepth=16 --size=4M >"$SGB_OUT/err-tsf-write.err" 2>&1 &&
 		check errors/task-set-full/write-fails failed "writes with TASK SET FULL injected all succeeded" ||
 		check errors/task-set-full/write-fails passed "fio saw the error"
