@@ -1,6 +1,8 @@
 # sgbench: sg_ring vs sg_table on Linux 6.1, built both ways, measured side by side.
 #
 #   make test                 build both kernels, boot each in QEMU, run the tests
+#   make test-full            make test plus the fast reliability subset on the
+#                             debug kernels (two more kernel builds)
 #   make bench                the A/B benchmark; results under results/<run-id>/
 #   make shell VARIANT=name   boot one kernel with scsi_debug to a shell
 #   make build | image        just build the kernels / guest images
@@ -18,7 +20,7 @@ VARIANTS ?= $(notdir $(patsubst %/,%,$(wildcard variants/*/)))
 MODE ?= auto
 export MODE JOBS
 
-.PHONY: all deps base build image test bench shell report decision check-patches clean debug-build debug-image reliability
+.PHONY: all deps base build image test test-full bench shell report decision check-patches clean debug-build debug-image reliability
 all: test
 
 deps:
@@ -31,10 +33,15 @@ build: base
 	@for v in $(VARIANTS); do common/build.sh $$v || exit 1; done
 
 image: build
-	@for v in $(VARIANTS); do common/image/build.sh $$v && common/image/debian.sh $$v || exit 1; done
+	@t0=$$(date +%s); \
+	for v in $(VARIANTS); do common/image/build.sh $$v && common/image/debian.sh $$v || exit 1; done; \
+	printf 'sgbench: phase images: %d s\n' $$(( $$(date +%s) - t0 )) >&2
 
-test: image debug-image
+test: image
 	@tests/run.sh
+
+test-full: image debug-image
+	@tests/run.sh --full
 
 # the debug flavour of each kernel (common/debug.config): build/<v>-debug
 debug-build: base

@@ -12,7 +12,8 @@
 # fragments ask for is checked in the final .config.
 # Output: build/<variant>/obj/arch/x86/boot/bzImage, the modules installed
 # under build/<variant>/modules, and build/<variant>/BUILD-INFO.  The stamp
-# build/<variant>/.built is written last, only after everything succeeded.
+# build/<variant>/.built is written last, only after everything succeeded; it
+# records the build's inputs, and a build whose inputs match it is skipped.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/common/lib.sh"
@@ -30,12 +31,30 @@ src=$top/build/$variant/src
 obj=$out/obj
 jobs=${JOBS:-$(($(nproc) + 1))}
 
-rm -f "$out/.built"
-"$top/common/tree.sh" apply "$variant"
-
+t0=$(date +%s)
 fragments=("$top/common/guest.config")
 [ -f "$vroot/$variant/config" ] && fragments+=("$vroot/$variant/config")
 [ "$flavour" = debug ] && fragments+=("$top/common/debug.config")
+
+# Everything the kernel is made from: the base, the series, the config
+# fragments, the compiler and these build scripts.  A kernel whose stamp
+# records the same inputs is not touched again (not even by make's own
+# walk over the tree, which costs about a minute per kernel).
+inputs=$(
+	echo "base $(base_desc)"
+	echo "series $(series_hash "$variant")"
+	echo "flavour ${flavour:-normal}"
+	cat "${fragments[@]}" "$0" "$top/common/tree.sh" | sha256sum | sed 's/ .*//;s/^/recipe /'
+	gcc --version | head -n 1
+)
+if [ -f "$out/.built" ] && [ "$(cat "$out/.built")" = "$inputs" ] &&
+	[ -f "$obj/arch/x86/boot/bzImage" ] && [ -d "$out/modules" ]; then
+	note "$bdir: up to date (base, series, config and compiler unchanged)"
+	phase_done "kernel $bdir (up to date)" "$t0"
+	exit 0
+fi
+rm -f "$out/.built"
+"$top/common/tree.sh" apply "$variant"
 
 cc=gcc
 export CCACHE_BASEDIR=$top/build
@@ -78,5 +97,6 @@ make -s "${mkargs[@]}" INSTALL_MOD_PATH="$out/modules" modules_install >/dev/nul
 	echo "config_sha256 $(sha256sum <"$obj/.config" | cut -d' ' -f1)"
 	echo "compiler $(gcc --version | head -n 1)"
 } >"$out/BUILD-INFO"
-touch "$out/.built"
+echo "$inputs" >"$out/.built.tmp" && mv "$out/.built.tmp" "$out/.built"
 note "$bdir: built $(cat "$obj/include/config/kernel.release") ($(base_desc))"
+phase_done "kernel $bdir" "$t0"

@@ -12,6 +12,7 @@ for p in "${pkgs[@]}"; do
 	dpkg-query -W -f '${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
 done
 [ ${#missing[@]} -eq 0 ] && exit 0
+t0=$(date +%s)
 cmd="apt-get install -y --no-install-recommends ${missing[*]}"
 if [ "$(id -u)" -ne 0 ]; then
 	die "missing Debian packages: ${missing[*]}; install them with: sudo $cmd"
@@ -23,3 +24,4 @@ if ! apt-get install -y --no-install-recommends "${missing[@]}" >"${TMPDIR:-/tmp
 	apt-get install -y --no-install-recommends "${missing[@]}" >>"${TMPDIR:-/tmp}/sgbench-apt.log" 2>&1 ||
 		die "apt-get could not install ${missing[*]}: see ${TMPDIR:-/tmp}/sgbench-apt.log"
 fi
+phase_done packages "$t0"

@@ -10,6 +10,13 @@ note() {
 	printf 'sgbench: %s\n' "$*" >&2
 }
 
+# phase_done NAME START: say how long a phase took since START (seconds since
+# the epoch, from date +%s), in the one form .ci/run collects for its
+# summary: "sgbench: phase NAME: N s".
+phase_done() {
+	printf 'sgbench: phase %s: %d s\n' "$1" $(($(date +%s) - $2)) >&2
+}
+
 # The variants are the directories under variants/ (SGB_VARIANTS_DIR
 # replaces it, for the rig's own tests).
 vroot=${SGB_VARIANTS_DIR:-$top/variants}

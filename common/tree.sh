@@ -27,6 +27,8 @@ base() {
 		return 0
 	fi
 	[ -f "$tarball" ] || die "$tarball is missing: install it with 'apt-get install linux-source-6.1'"
+	local t0
+	t0=$(date +%s)
 	rm -rf "$git_dir"
 	mkdir -p "$git_dir"
 	note "unpacking $tarball into build/git (once)"
@@ -42,6 +44,7 @@ base() {
 		git commit -q -m "linux-source-6.1 $(pkg_version)"
 	) || die "cannot record the base tree in build/git"
 	touch "$git_dir/.sgb-base-ok"
+	phase_done "base tree" "$t0"
 }
 
 # apply_series <series-file>: apply each listed patch to the private index,

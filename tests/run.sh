@@ -1,10 +1,24 @@
 #!/bin/bash
-# run.sh - the project's tests (make test).  Expects both variants built and
-# their images made (the Makefile sees to it).  Prints one line per result,
-# blktests style, and ends with "N passed, N failed[, N skipped]".
+# run.sh [--full] - the project's tests (make test; with --full, make
+# test-full).  Expects both variants built and their images made (the
+# Makefile sees to it; --full also needs the debug kernels).  Prints one line
+# per result, blktests style, the time of each test group ("sgbench: phase
+# test ...: N s", which .ci/run sums up), and ends with
+# "N passed, N failed[, N skipped]".
+#
+# make test is what finds a regression fastest on the two kernels people
+# run; --full adds the fast subset of the reliability suite on the debug
+# (KASAN, lockdep, kmemleak) kernels, which cost two more kernel builds and
+# about 8 minutes of boots per variant.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/common/lib.sh"
+level=quick
+case ${1:-} in
+'') ;;
+--full) level=full ;;
+*) die "usage: tests/run.sh [--full]" ;;
+esac
 py=/usr/bin/python3
 mode=${MODE:-auto}
 runs=$top/build/test-runs
@@ -32,13 +46,16 @@ results_from() {
 }
 
 # --- host: the rig's own parsers ------------------------------------------
+tg=$(date +%s)
 "$py" -m unittest discover -s "$top/tests/host" -p 'test_*.py' -v 2>&1 |
 	sed -n 's/^\(test_[a-z_0-9]*\) (\([a-z_]*\)\.\([A-Za-z]*\)[^)]*) \.\.\. \(.*\)$/host\/\2.\1\t\4/p' |
 	sed 's/\tok$/\tpassed\t/; s/\tFAIL$/\tfailed\t/; s/\tERROR$/\tfailed\terror/; s/\tskipped \(.*\)$/\tskipped\t\1/' >"$runs/host.txt"
 [ -s "$runs/host.txt" ] || result host/unittest failed "no unit test ran (see: $py -m unittest discover -s tests/host)"
 results_from <"$runs/host.txt"
+phase_done "test host" "$tg"
 
 # --- configs: the two kernels differ only where a variant declares it -----
+tg=$(date +%s)
 frag() { [ -f "$top/variants/$1/config" ] && echo "$top/variants/$1/config" || echo -; }
 if why=$("$top/common/compare-configs.py" "$top/build/sg_table/obj/.config" "$(frag sg_table)" \
 	"$top/build/sg_ring/obj/.config" "$(frag sg_ring)" 2>&1); then
@@ -52,8 +69,10 @@ fi
 "$top/common/check-patches.sh" >"$runs/checkpatch.txt" 2>"$runs/checkpatch.err"
 results_from < <(sed 's|^|patches/|' "$runs/checkpatch.txt")
 [ -s "$runs/checkpatch.err" ] && sed -n '1,40p' "$runs/checkpatch.err"
+phase_done "test config and patches" "$tg"
 
 # --- the rig: accelerator fallback, hang, panic, plan status --------------
+tg=$(date +%s)
 v=sg_table
 if [ "$(SGB_KVM_DEV=/nonexistent SGB_ACCEL_CACHE=$runs/accel.none "$top/qemu/accel.sh" 2>/dev/null)" = tcg ] &&
 	grep -q '^tcg no /nonexistent' "$runs/accel.none"; then
@@ -112,9 +131,11 @@ expect_fail panic-is-a-panic "$top/tests/rig/panic.sh" 60 '^fail: panic'
 expect_fail plan-status-is-a-failure "$top/tests/rig/status.sh" 60 '^fail: the plan exited with status 3'
 # QEMU killed mid-run, the output filesystem full (tests/rig/killed-and-full.sh)
 results_from < <("$top/tests/rig/killed-and-full.sh" "$runs" -v $v)
+phase_done "test rig" "$tg"
 
 # --- bench: in icount mode, guests run at once give the serial figures ----
 # (two small matrices, both kernels, one guest at a time and then two)
+tg=$(date +%s)
 bench_small() {  # PAR RUN_ID [VAR=value ...]
 	env SGB_RESULTS="$runs/bench" MODE=icount DEVICES=fake RW=randread BS="4k 1M" QD=1 REPEATS=1 \
 		RUNTIME=300ms RAMP=50ms PERF="" CEIL="" MICROBENCH=0 DECISION=0 PAR="$1" RUN_ID="$2" "${@:3}" \
@@ -148,6 +169,7 @@ else
 		result $name failed "the resumed run did not keep the passed boot or is not complete: see ${runs#"$top"/}/bench-died.log"
 	fi
 fi
+phase_done "test bench" "$tg"
 
 # --- each kernel: KUnit suites and the functional smoke test --------------
 pi_checks=""
@@ -165,6 +187,7 @@ for hba in virtio pvscsi pvscsi-swiotlb; do
 		$hba/requests-beyond-inline-sg-1M $hba/requests-beyond-inline-sg-4M"
 done
 for v in $(variants); do
+	tg=$(date +%s)
 	dir=$runs/$v-smoke
 	# sg_api.dma_map_failure_partway makes dma-direct refuse a page on
 	# purpose; dma-direct WARNs once when it does (kernel/dma/direct.h)
@@ -176,6 +199,8 @@ for v in $(variants); do
 	fi
 	"$py" "$top/tests/check_guest.py" "$dir" "$v" sg_api >"$runs/$v.txt"
 	results_from <"$runs/$v.txt"
+	phase_done "test $v smoke and kunit" "$tg"
+	tg=$(date +%s)
 	# protection information and error paths (tests/guest/pi-errors.sh)
 	dir=$runs/$v-pi-errors
 	"$top/qemu/run.sh" -v "$v" -p "$top/tests/guest/pi-errors.sh" -o "$dir" -m "$mode" -t 900 ||
@@ -186,6 +211,8 @@ for v in $(variants); do
 			result "$v/$want" failed "no result: the plan stopped before it (see $dir/share/out/plan.log)"
 	done
 	[ -f "$tsv" ] && results_from < <(sed "s|^|$v/|" "$tsv")
+	phase_done "test $v pi and errors" "$tg"
+	tg=$(date +%s)
 	# QEMU-emulated disks on raw files: virtio-scsi and pvscsi, then pvscsi
 	# with every DMA mapping bounced through the swiotlb
 	: >"$runs/$v-qemu-disks.tsv"
@@ -201,6 +228,8 @@ for v in $(variants); do
 			result "$v/$want" failed "no result: the plan stopped before it (see $runs/$v-qemu-disks*/share/out/plan.log)"
 	done
 	results_from < <(sed "s|^|$v/|" "$runs/$v-qemu-disks.tsv")
+	phase_done "test $v qemu disks" "$tg"
+	tg=$(date +%s)
 	# the same kernel under a regular Debian userspace with systemd-udevd
 	dir=$runs/$v-debian
 	name=$v/debian-userspace-udev-links-scsi_debug-disk
@@ -211,11 +240,16 @@ for v in $(variants); do
 	else
 		result "$name" failed "no /dev/disk/by-id link from udev (see $dir/share/out/disk-links)"
 	fi
+	phase_done "test $v debian userspace" "$tg"
 done
 
 # --- reliability, fast subset, on each variant's debug kernel -------------
-# (tests/reliability/; the full set is make reliability)
-results_from < <(VARIANTS="$(variants | tr '\n' ' ')" "$top/tests/reliability/run.sh" --fast -o "$runs/reliability")
+# (tests/reliability/; make test-full only; the full set is make reliability)
+if [ $level = full ]; then
+	tg=$(date +%s)
+	results_from < <(VARIANTS="$(variants | tr '\n' ' ')" "$top/tests/reliability/run.sh" --fast -o "$runs/reliability")
+	phase_done "test reliability fast subset (debug kernels)" "$tg"
+fi
 
 # repeat the failures last, so that the tail of a long log names them
 if [ "$failed" -gt 0 ]; then
