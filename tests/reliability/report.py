@@ -16,6 +16,19 @@ REPORT_RE = re.compile(r'Kernel panic|Oops:|BUG:|WARNING:|KASAN:|UBSAN:|general 
                        r'unreferenced object|INFO: task .* blocked|rcu_sched self-detected stall|RCU Stall')
 
 
+TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def regenerate_path(run):
+    """The run directory as the regenerate line names it: relative to the
+    checkout, and under its final name (run.sh writes the report while the
+    directory is still RUN.partial and renames it when complete)."""
+    path = os.path.relpath(os.path.abspath(run), TOP)
+    if path.endswith('.partial'):
+        path = path[:-len('.partial')]
+    return path
+
+
 def read_tsv(path, n):
     rows = []
     if os.path.exists(path):
@@ -85,6 +98,7 @@ def main():
     if len(sys.argv) != 2 or not os.path.isdir(sys.argv[1]):
         sys.exit('usage: report.py RUN-DIRECTORY (a results/reliability-<date> directory)')
     run = sys.argv[1]
+    shown = regenerate_path(run)
     vs = sorted(x for x in os.listdir(run) if os.path.isfile(os.path.join(run, x, 'run.info')))
     if not vs:
         sys.exit(f'{run}: no variant directories with run.info: not a reliability run')
@@ -93,7 +107,7 @@ def main():
            'PROVE_LOCKING, DEBUG_SG, DEBUG_LIST, failslab, fail_page_alloc, fail_make_request). '
            'The plan is tests/reliability/plan.sh at level full; any kernel report in the console log, '
            'any kmemleak object, any fio error or mismatch fails. '
-           'Regenerate with `/usr/bin/python3 tests/reliability/report.py ' + run.rstrip('/') + '`.', '']
+           'Regenerate with `/usr/bin/python3 tests/reliability/report.py ' + shown + '`.', '']
     summary = ['| variant | verdict | checks passed | GiB written | GiB verified | errors injected | '
                'kmemleak objects | debug reports | guest wall s |', '|---|---|---|---|---|---|---|---|---|']
     body = []
@@ -137,4 +151,5 @@ def main():
     print('\n'.join(out))
 
 
-main()
+if __name__ == "__main__":
+    main()
