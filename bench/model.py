@@ -150,12 +150,13 @@ def idle_aliases(kallsyms):
 
 
 def read_perf(path, idle=()):
-    """'perf report --sort sym' text: [(share %, symbol)], symbols in IDLE
-    renamed 'idle loop (<symbol>)'."""
+    """'perf report --sort sym -t "|"' output (' 28.81% |[k] name'; runs
+    before issue 14 kept the padded text without -t, ' 28.81%  [k] name'):
+    [(share %, symbol)], symbols in IDLE renamed 'idle loop (<symbol>)'."""
     top = []
     with open(path) as f:
         for line in f:
-            m = re.match(r'\s*([0-9.]+)%\s+\[[k.]\]\s+(\S+)', line)
+            m = re.match(r'\s*([0-9.]+)%\s*\|?\s*\[[k.]\]\s+(\S+)', line)
             if m:
                 sym = m.group(2)
                 top.append((float(m.group(1)), f'idle loop ({sym})' if sym in idle else sym))

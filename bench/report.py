@@ -185,6 +185,13 @@ class Report:
                          f'{len(sig)} of {len(pts)}' + (f' ({"/".join(signs)})' if signs else '')
                          + f' | {c.verdict()} |')
             L.append('')
+            fam = self.fam[o].values()
+            ok = sum(1 for c in fam if c.resolution <= 0.5)
+            by_floor = sum(1 for c in fam if c.resolution > 0.5 and not c.mde > c.floor)
+            L += [f'{ok} of {len(fam)} points resolve a difference of 0.5 % or less; of the others, '
+                  f'{by_floor} cannot because their window holds too few I/Os (quantisation floor) and '
+                  f'{len(fam) - ok - by_floor} because their repeats spread (minimum detectable effect, '
+                  'or a single repeat).', '']
         if os.path.isdir(os.path.join(self.run, 'raw', 'decision')):
             L += ['The decision criteria beside speed (churn, complexity, API surface, conversion cost, '
                   'memory per command) and the verdict on each: [DECISION.md](DECISION.md).', '']
@@ -193,7 +200,9 @@ class Report:
         m, L = self.m, self.lines
         meta = m.meta
         L += ['## The run', '']
-        L.append(f"Engine {meta['engine'][0]}, {meta['runtime'][0]} guest time per point after "
+        L.append(f"Engine {meta['engine'][0]}, {meta['runtime'][0]} guest time per point at least"
+                 + (f" (longer where needed for a {meta['floor_target'][0]} % floor)" if 'floor_target' in meta else '')
+                 + f" after "
                  f"{meta['ramp'][0]} ramp, {m.repeats} repeats, base {meta['base'][0]}, {meta['qemu'][0]}, "
                  f"host CPU {meta['host_cpu'][0]}"
                  + (f", project commit {meta['project_commit'][0]}" if 'project_commit' in meta else '')

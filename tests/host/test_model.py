@@ -89,6 +89,12 @@ class MetricsTest(unittest.TestCase):
         finally:
             shutil.rmtree(tmp)
 
+    def test_perf_report_with_field_separator(self):
+        # perf report -q --stdio --no-children --sort sym -g none -t '|' (host perf 6.1)
+        top = model.read_perf(os.path.join(DATA, 'perf-report-t.txt'), {'pvm_irq_enable'})
+        self.assertEqual(top[0], (28.81, 'idle loop (pvm_irq_enable)'))
+        self.assertEqual(top[1], (6.78, '0x000000000013f776'))
+
     def test_slabinfo_reads_slabs_and_objects_per_slab(self):
         s = model.read_slabinfo(os.path.join(DATA, 'decision-run', 'raw', 'real', 'sg_ring', 'r1',
                                              'share', 'out', 'read-4M-qd32.slabinfo'))
