@@ -85,6 +85,10 @@ def main():
     if len(sys.argv) != 2 or not os.path.isdir(sys.argv[1]):
         sys.exit('usage: report.py RUN-DIRECTORY (a results/reliability-<date> directory)')
     run = sys.argv[1]
+    # the run's name under results/ (run.sh writes into <name>.partial,
+    # then renames it), not this machine's path to it
+    name = os.path.basename(os.path.abspath(run))
+    name = name[:-len('.partial')] if name.endswith('.partial') else name
     vs = sorted(x for x in os.listdir(run) if os.path.isfile(os.path.join(run, x, 'run.info')))
     if not vs:
         sys.exit(f'{run}: no variant directories with run.info: not a reliability run')
@@ -93,7 +97,7 @@ def main():
            'PROVE_LOCKING, DEBUG_SG, DEBUG_LIST, failslab, fail_page_alloc, fail_make_request). '
            'The plan is tests/reliability/plan.sh at level full; any kernel report in the console log, '
            'any kmemleak object, any fio error or mismatch fails. '
-           'Regenerate with `/usr/bin/python3 tests/reliability/report.py ' + run.rstrip('/') + '`.', '']
+           'Regenerate with `/usr/bin/python3 tests/reliability/report.py results/' + name + '`.', '']
     summary = ['| variant | verdict | checks passed | GiB written | GiB verified | errors injected | '
                'kmemleak objects | debug reports | guest wall s |', '|---|---|---|---|---|---|---|---|---|']
     body = []
