@@ -162,10 +162,10 @@ class Report:
         L += [f'# sgbench A/B report: sg_ring vs sg_table on {on}', '']
         L.append(f"Run `{m.meta['run_id'][0]}`, mode **{m.mode}**: guest time "
                  + ('counts instructions (1 instruction = 1 ns)' if m.mode == 'icount' else 'is wall-clock time')
-                 + f"; {m.meta['runtime'][0]} per point, {m.repeats} repeats. "
-                 + ('Status: complete.' if m.complete() else
-                    '**INCOMPLETE**: some boots are missing; the figures cover completed boots only.'))
-        L.append('')
+                 + f"; {m.meta['runtime'][0]} per point or longer, {m.repeats} repeats.")
+        L += ['', 'Status: ' + ('complete.' if m.complete() else
+                                '**INCOMPLETE**: some boots are missing; the figures cover completed '
+                                'boots only.'), '']
         for o in m.others:
             L += [f'## Answer: {o} against {m.control}, guest time per I/O', '',
                   f'Per device and block size: the mean over the size\'s points (rw x queue depth) of the '
@@ -187,7 +187,7 @@ class Report:
             L.append('')
             fam = self.fam[o].values()
             ok = sum(1 for c in fam if c.resolution <= 0.5)
-            by_floor = sum(1 for c in fam if c.resolution > 0.5 and not c.mde > c.floor)
+            by_floor = sum(1 for c in fam if c.floor > 0.5)
             L += [f'{ok} of {len(fam)} points resolve a difference of 0.5 % or less; of the others, '
                   f'{by_floor} cannot because their window holds too few I/Os (quantisation floor) and '
                   f'{len(fam) - ok - by_floor} because their repeats spread (minimum detectable effect, '

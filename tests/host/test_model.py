@@ -184,6 +184,16 @@ class ReportTest(unittest.TestCase):
         self.assertTrue(os.path.exists(os.path.join(run, 'points.csv')))
         self.assertFalse(os.path.exists(os.path.join(run, 'summary.json')))
 
+    def test_single_repeat_renders_and_says_so(self):
+        # make test's small bench runs REPEATS=1; its resume check reads 'Status: complete'
+        run = make_run(self.tmp, 'one', {('fake', 'sg_table', 'randread-4k-qd1'): [100],
+                                         ('fake', 'sg_ring', 'randread-4k-qd1'): [99]})
+        report.Report(run).write()
+        text = self.read(run, 'REPORT.md')
+        self.assertRegex(text, r'(?m)^Status: complete\.$')
+        self.assertIn('| fake | 4k | not resolved', text)
+        self.assertIn('0 of 1 points resolve', text)
+
     def test_same_raw_files_same_report(self):
         run = make_run(self.tmp, 'r', {('fake', 'sg_table', 'randread-4k-qd1'): [100, 101],
                                        ('fake', 'sg_ring', 'randread-4k-qd1'): [99, 100]})
