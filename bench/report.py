@@ -162,7 +162,7 @@ class Report:
         L += [f'# sgbench A/B report: sg_ring vs sg_table on {on}', '']
         L.append(f"Run `{m.meta['run_id'][0]}`, mode **{m.mode}**: guest time "
                  + ('counts instructions (1 instruction = 1 ns)' if m.mode == 'icount' else 'is wall-clock time')
-                 + f"; {m.meta['runtime'][0]} per point or longer, {m.repeats} repeats.")
+                 + f"; {m.meta['runtime'][0]} per point or longer, {m.repeats} repeat{'s' if m.repeats != 1 else ''}.")
         L += ['', 'Status: ' + ('complete.' if m.complete() else
                                 '**INCOMPLETE**: some boots are missing; the figures cover completed '
                                 'boots only.'), '']

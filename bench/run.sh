@@ -280,7 +280,7 @@ boot() {
 	local d=$1 v=$2 r=$3 dir tmp
 	dir=$out/raw/$d/$v/r$r
 	tmp=$out/raw/$d/$v/.r$r.tmp
-	rm -rf "$tmp"
+	rm -rf "$tmp" "$tmp.stderr"
 	mkdir -p "$(dirname "$tmp")"
 	# A QEMU disk completes in host time.  In icount mode an idle vCPU lets
 	# the virtual clock jump to the next timer deadline, so a completion
@@ -295,10 +295,13 @@ boot() {
 	# qemu/run.sh's own messages go beside the boot (run.stderr), not to
 	# the terminal the progress lines share
 	if ! "$top/qemu/run.sh" -v "$v" -p "$out/plan-$d-r$r.sh" -o "$tmp" -m "$mode" -M 2048 -t "${TIMEOUT:-1800}" "${disks[@]}" 2>"$tmp.stderr"; then
-		local why='no RESULT (see its run.stderr)'
-		[ -f "$tmp/RESULT" ] && why=$(cat "$tmp/RESULT")
-		mv "$tmp.stderr" "$tmp/run.stderr" 2>&1 || true
-		echo "$d $v r$r: $why" >>"$out/failed.txt"
+		local why
+		if [ -f "$tmp/RESULT" ]; then
+			why=$(cat "$tmp/RESULT")
+		else
+			why="no RESULT: $(tail -n 1 "$tmp.stderr")"
+		fi
+		echo "$d $v r$r: $why (qemu/run.sh said: ${tmp#"$out"/}.stderr)" >>"$out/failed.txt"
 		return 1
 	fi
 	mv "$tmp.stderr" "$tmp/run.stderr"
@@ -368,7 +371,7 @@ done
 kill $monitor_pid 2>/dev/null || true
 if [ -s "$out/failed.txt" ]; then
 	sed 's/^/sgbench: failed boot: /' "$out/failed.txt" >&2
-	die "bench: $(wc -l <"$out/failed.txt") boot(s) failed (logs under $out/raw/*/*/.r*.tmp); completed boots are kept: rerun with RUN_ID=$run_id to resume"
+	die "bench: $(wc -l <"$out/failed.txt") boot(s) failed (logs under $out/raw/*/*/.r*.tmp and .r*.tmp.stderr); completed boots are kept: rerun with RUN_ID=$run_id to resume"
 fi
 fio_s=$(($(date +%s) - t0))
 note "bench: the fio part took $fio_s s wall"
