@@ -237,7 +237,7 @@ plan() {
 			# perf.data goes to tmpfs first: writing it to the 9p share
 			# while recording would put 9p in the profile
 			# -D: start sampling after fio's start-up and ramp
-			echo "perf record -q -a -g -e cpu-clock -F 4999 -D $perf_delay -o /tmp/$p.perf.data -- $fio --output=/dev/null >/dev/null 2>&1"
+			echo "perf record -q -a -g -e cpu-clock -F 4999 -D $perf_delay -o /tmp/$p.perf.data -- $fio --output=/dev/null >\$SGB_OUT/$p.perf.log 2>&1"
 			echo "perf report -q -i /tmp/$p.perf.data --stdio --no-children --sort sym -g none --percent-limit 0.3 -t '|' >\$SGB_OUT/$p.perf.txt"
 			echo "mv /tmp/$p.perf.data \$SGB_OUT/$p.perf.data"
 		done
