@@ -43,6 +43,7 @@
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/common/lib.sh"
+. "$top/bench/lib.sh"
 
 read -r -a devices <<<"${DEVICES:-real fake}"
 read -r -a rws <<<"${RW:-randread randwrite read write}"
@@ -82,37 +83,6 @@ done
 case $engine in io_uring|libaio) ;; *) die "unknown engine '$engine': use io_uring or libaio" ;; esac
 case $mode in icount|tcg|kvm) ;; *) die "unknown mode '$mode': use icount, tcg, kvm or auto" ;; esac
 [[ $repeats =~ ^[1-9][0-9]*$ ]] || die "REPEATS must be a positive integer, not '$repeats'"
-# ms DURATION: a fio duration (300ms, 1s) in milliseconds
-ms() {
-	case $1 in
-	*ms) echo "${1%ms}" ;;
-	*s) echo $((${1%s} * 1000)) ;;
-	*) die "use a duration with a unit, e.g. 300ms or 1s, not '$1'" ;;
-	esac
-}
-# window DEVICE BS: the measured window of a point, in ms: RUNTIME, or
-# longer where the point completes too few I/Os in it for its floor,
-# 100/I/Os + 100/window_ms <= FLOOR (%).  With E ms per I/O that needs
-# window >= 100 (E + 1) / FLOOR.  E is an upper estimate, the same for
-# both kernels (so the design stays paired), from the guest time per I/O
-# measured in results/ref-icount-2 (icount): 25 us plus, per MiB, 2.2 ms
-# with the copy (real), 0.21 ms without (fake), 0.17 ms on the QEMU disks.
-# The report states each point's real floor from the I/Os it completed.
-window() {
-	local rate
-	case $1 in real) rate=2200 ;; fake) rate=210 ;; *) rate=170 ;; esac
-	awk -v rt="$(ms "$runtime")" -v bs="$(bs_kib "$2")" -v rate="$rate" -v fl="$floor" 'BEGIN {
-		e = (25 + bs / 1024 * rate) / 1000; w = 100 * (e + 1) / fl
-		w = int(w) + (w > int(w)); print (w > rt ? w : rt) }'
-}
-# bs_kib BS: a block size (4k, 1M) in KiB
-bs_kib() {
-	case $1 in
-	*[kK]) echo "${1%?}" ;;
-	*[mM]) echo $((${1%?} * 1024)) ;;
-	*) die "bad block size '$1'" ;;
-	esac
-}
 # perf's sampling starts this long after fio: its start-up (dynamic
 # linking, page clearing: about 100 ms of guest time) and the ramp
 perf_delay=$(($(ms "$ramp") + 100))
@@ -227,7 +197,7 @@ plan() {
 		echo 'if [ "$seed" = 1 ]; then if modprobe sg_api_bench; then cp /sys/kernel/debug/sg_api_bench/results.json "$SGB_OUT/microbench.json"; rmmod sg_api_bench; else echo "bench: modprobe sg_api_bench failed (above): no microbenchmark in this boot" >&2; fi; fi'
 	for p in "${order[@]}"; do
 		rw=${p%%-*} bs=${p#*-} bs=${bs%-qd*} qd=${p##*-qd}
-		local fio="fio --name=$p --filename=/dev/\$disk --direct=1 --ioengine=$engine --rw=$rw --bs=$bs --iodepth=$qd --time_based --runtime=$(window "$dev" "$bs")ms --ramp_time=$ramp --randseed=\$seed --lat_percentiles=1 --output-format=json+"
+		local fio="fio --name=$p --filename=/dev/\$disk --direct=1 --ioengine=$engine --rw=$rw --bs=$bs --iodepth=$qd --time_based --runtime=$(window "$dev" "$bs" "$runtime" "$floor")ms --ramp_time=$ramp --randseed=\$seed --lat_percentiles=1 --output-format=json+"
 		echo "block_stat \$disk >\$SGB_OUT/$p.blockstat0"
 		echo "$fio --output=\$SGB_OUT/$p.json"
 		echo "block_stat \$disk >\$SGB_OUT/$p.blockstat"
@@ -259,20 +229,6 @@ for r in $(seq 1 "$repeats"); do
 done
 
 total=${#jobs_list[@]}
-
-# job_state DEVICE VARIANT REPEAT: "kept" when the boot passed and ran this
-# run's job (the same plan, so the same points, order, runtime and seed,
-# in the same mode), "stale" when it passed another job, else "none".
-job_state() {
-	local dir=$out/raw/$1/$2/r$3
-	[ -f "$dir/RESULT" ] && [ "$(cat "$dir/RESULT")" = pass ] || { echo none; return; }
-	if [ -f "$dir/share/plan.sh" ] && cmp -s "$dir/share/plan.sh" "$out/plan-$1-r$3.sh" &&
-		grep -qx "mode $mode" "$dir/run.info"; then
-		echo kept
-	else
-		echo stale
-	fi
-}
 
 # boot DEVICE VARIANT REPEAT: one boot into a temporary directory, renamed
 # into place only when it passed.
@@ -348,7 +304,7 @@ note "bench: ${#points[@]} points x ${#devices[@]} devices x ${#variants_list[@]
 for j in "${jobs_list[@]}"; do
 	read -r d v r <<<"$j"
 	n=$((n + 1))
-	case $(job_state "$d" "$v" "$r") in
+	case $(job_state "$out/raw/$d/$v/r$r" "$out/plan-$d-r$r.sh" "$mode") in
 	kept)
 		note "[$n/$total] $d $v repeat $r: already complete, kept"
 		kept=$((kept + 1))
