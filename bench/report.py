@@ -591,7 +591,7 @@ class Report:
         rw = next((r for r in ('randread', 'read', 'randwrite', 'write') if r in rws), None)
         return [p for p in qd1 if p.split('-')[0] == rw]
 
-    def write(self):
+    def write(self, plots=True):
         self.headline()
         self.header()
         self.points_table()
@@ -605,7 +605,8 @@ class Report:
                           'guest logs (`console.log`, `share/out/dmesg.txt`), metadata (`run.info`, '
                           '`meta.txt`); every metric of every point: [points.csv](points.csv).')
         self.csv()
-        self.plots()
+        if plots:
+            self.plots()
         stale = os.path.join(self.run, 'summary.json')
         if os.path.exists(stale):   # written by earlier versions; nothing reads it
             os.remove(stale)

@@ -171,7 +171,7 @@ class ReportTest(unittest.TestCase):
             ios[(d, 'sg_ring', points[1])] = [35, 35, 35]
         run = make_run(self.tmp, 'r', ios, points, ('real', 'fake'),
                        extra_meta=['perf fake:read-1M-qd32'])
-        report.Report(run).write()
+        report.Report(run).write()  # with the plots, once
         lines = self.read(run, 'REPORT.md').splitlines()
         head = [i for i, ln in enumerate(lines) if ln.startswith('| device | size |')]
         self.assertTrue(head and head[0] < 40, head)
@@ -188,7 +188,7 @@ class ReportTest(unittest.TestCase):
         # make test's small bench runs REPEATS=1; its resume check reads 'Status: complete'
         run = make_run(self.tmp, 'one', {('fake', 'sg_table', 'randread-4k-qd1'): [100],
                                          ('fake', 'sg_ring', 'randread-4k-qd1'): [99]})
-        report.Report(run).write()
+        report.Report(run).write(plots=False)
         text = self.read(run, 'REPORT.md')
         self.assertRegex(text, r'(?m)^Status: complete\.$')
         self.assertIn('| fake | 4k | not resolved', text)
@@ -197,9 +197,9 @@ class ReportTest(unittest.TestCase):
     def test_same_raw_files_same_report(self):
         run = make_run(self.tmp, 'r', {('fake', 'sg_table', 'randread-4k-qd1'): [100, 101],
                                        ('fake', 'sg_ring', 'randread-4k-qd1'): [99, 100]})
-        report.Report(run).write()
+        report.Report(run).write(plots=False)
         first = self.read(run, 'REPORT.md')
-        report.Report(run).write()
+        report.Report(run).write(plots=False)
         self.assertEqual(first, self.read(run, 'REPORT.md'))
 
 
@@ -231,7 +231,7 @@ class DecisionFromRawTest(unittest.TestCase):
     def test_first_or_last_and_any_folder_name(self):
         a = self.run_dir('one')
         first = self.render(a)
-        report.Report(a).write()
+        report.Report(a).write(plots=False)
         last = self.render(a)
         self.assertEqual(first, last)
         self.assertEqual(first, self.render(self.run_dir('another-name')))
