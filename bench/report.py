@@ -250,7 +250,7 @@ class Report:
 
     def csv(self):
         """points.csv: every metric of every point, per kernel, and the
-        paired comparison against the control."""
+        paired comparison against the control (Holm within each metric)."""
         m = self.m
         path = os.path.join(self.run, 'points.csv')
         with open(path, 'w', newline='') as f:
@@ -259,6 +259,9 @@ class Report:
                         'vs_control_pct', 'vs_control_ci95_pct', 'floor_pct', 'mde_pct', 'p', 'p_holm',
                         'significant', 'resolved'])
             g = lambda x: '' if x is None or (isinstance(x, float) and math.isnan(x)) else f'{x:.6g}'  # noqa: E731
+            # Holm within each metric over every point of every device
+            fams = {(o, key): (self.fam[o] if key == 'ns_per_io' else m.family(o, key))
+                    for o in m.others for key, _, _ in METRICS}
             for d in m.devices:
                 for p in m.points:
                     for key, _, _ in METRICS:
@@ -268,9 +271,7 @@ class Report:
                                 continue
                             mean, half = ci_mean(xs)
                             row = [d, p, key, v, len(xs), g(statistics.median(xs)), g(mean), g(half)]
-                            c = m.compare(d, p, v, key) if v != m.control else None
-                            if c and key == 'ns_per_io':
-                                c = self.fam[v].get((d, p), c)
+                            c = fams[(v, key)].get((d, p)) if v != m.control else None
                             if c:
                                 row += [g(c.mean), g(c.half), g(c.floor), g(c.mde), g(c.p), g(c.p_holm),
                                         int(c.significant), int(c.resolved)]
