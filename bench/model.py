@@ -227,9 +227,6 @@ class Run:
         return all(len(self.boots.get((d, v), {})) == self.repeats
                    for d in self.devices for v in self.variants)
 
-    def deterministic(self, device):
-        return self.mode == 'icount' and device not in QEMU_DEVICES
-
     # -------------------------------------------------------- comparisons
 
     def compare(self, d, p, other, key='ns_per_io'):
