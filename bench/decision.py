@@ -26,6 +26,9 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import model  # noqa: E402
+
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CONTROL, RING = 'sg_table', 'sg_ring'
 
@@ -352,7 +355,7 @@ def parse_tablesize(text):
 
 def pool_sizes(slab, prefix):
     """{entries: objsize} of the pools named PREFIX-N in a slabinfo dict."""
-    return {int(k.split('-')[1]): sz for k, (_, sz) in slab.items() if k.startswith(prefix + '-')}
+    return {int(k.split('-')[1]): x['objsize'] for k, x in slab.items() if k.startswith(prefix + '-')}
 
 
 def chunks_sg_table(n, inline, chunk):
@@ -421,16 +424,6 @@ def memory_rows(sizes, pools, segs=SEGMENTS):
         pool_bytes = sum(pools[p] for p in pl)
         rows.append((n, fixed, pool_bytes, fixed + pool_bytes, pl))
     return rows, fixed_inline
-
-
-def slabinfo(path):
-    out = {}
-    with open(path) as f:
-        for line in f:
-            parts = line.split()
-            if parts and re.match(r'sg(pool|ring)-\d+$', parts[0]):
-                out[parts[0]] = (int(parts[1]), int(parts[3]))
-    return out
 
 
 # ---------------------------------------------------------------- collect
@@ -965,7 +958,7 @@ class Decision:
         slab = {}
         for path in sorted(glob.glob(os.path.join(self.run, 'raw', '*', '*', 'r*', 'share', 'out', '*.slabinfo'))):
             v = path.split(os.sep)[-5]
-            slab.setdefault(v, {}).update(slabinfo(path))
+            slab.setdefault(v, {}).update(model.read_slabinfo(path))
         L = ['## Memory per command', '',
              'Bytes one SCSI command holds for its data buffer: `struct scsi_cmnd` plus the inline first '
              'array in the blk-mq pdu (sg_table: SCSI_INLINE_SG_CNT entries; sg_ring: a `struct sg_ring` '
@@ -1003,24 +996,33 @@ class Decision:
             chunks = lambda pl, pre: ' + '.join(f'{pl.count(k)}x{pre}-{k}' for k in sorted(set(pl), reverse=True)) or 'inline'  # noqa: E731
             L.append(f'| {a[0]} | {a[3]} | {chunks(a[4], "sgpool")} | {b[3]} | {chunks(b[4], "sgring")} | {d:+.1f} % |')
         L.append('')
-        # cross-check against the pools in use while 4M (1024-segment) requests ran
-        L += ['Cross-check against the run: which pools hold more than one slab of objects while 4M '
-              '(1024-segment) requests run (SLUB\'s slabinfo counts whole slabs, so only pool use, '
-              'not exact chunk counts, can be checked), against the pools the policy predicts for 1024 '
-              'segments.', '']
+        # cross-check against the pools in use while 4M requests ran whole
+        L += ['Cross-check against the run: which pools grew beyond one slab while 4M (1024-segment) '
+              'requests ran on scsi_debug and reached it whole (SLUB\'s slabinfo counts whole slabs, '
+              'active = total, so only which pools were used, not chunk counts, can be checked; with '
+              '`delay=0` a command completes inside its submission, so one command is in flight at a '
+              'time), against the pools the policy predicts for 1024 segments.', '']
+        verdicts = []
         for v, prefix in ((CONTROL, 'sgpool'), (RING, 'sgring')):
             r = [x for x in rows[v] if x[0] == 1024]
             pred = sorted(set(r[0][4])) if r else []
             grew = set()
             for path in sorted(glob.glob(os.path.join(self.run, 'raw', '*', v, 'r*', 'share', 'out', '*4M*.slabinfo'))):
-                s = slabinfo(path)
-                for k, (act, sz) in s.items():
-                    if k.startswith(prefix + '-') and act * sz > 4096 * (-(-8 * sz // 4096)):
+                parts = path.split(os.sep)
+                if parts[-6] in model.QEMU_DEVICES:
+                    continue
+                point = os.path.basename(path)[:-len('.slabinfo')]
+                kib = model.request_kib(os.path.dirname(path), point)
+                if kib is not None and kib < 4096:
+                    continue
+                for k, x in model.read_slabinfo(path).items():
+                    if k.startswith(prefix + '-') and x['slabs'] > 1:
                         grew.add(int(k.split('-')[1]))
             if not grew:
-                L.append(f'- {v}: no 4M slabinfo in this run.')
+                L.append(f'- {v}: no 4M slabinfo of scsi_debug in this run.')
                 continue
             ok = grew <= set(pred)
+            verdicts.append(f'{v} {"consistent" if ok else "NOT consistent"}')
             L.append(f'- {v}: predicted {", ".join(f"{prefix}-{k}" for k in pred)}; grown beyond one slab in the run: '
                      f'{", ".join(f"{prefix}-{k}" for k in sorted(grew))} ({"consistent" if ok else "NOT consistent"}).')
         L.append('')
@@ -1030,31 +1032,36 @@ class Decision:
         self.summary.append(('Memory per command (1..2048 segments)', ahead,
                              f'sg_ring {lo:+.1f} % to {hi:+.1f} % against sg_table '
                              f'({rows[RING][0][3]} vs {rows[CONTROL][0][3]} B at 1 segment, '
-                             f'{rows[RING][-1][3]} vs {rows[CONTROL][-1][3]} B at {rows[RING][-1][0]})', '#memory-per-command'))
+                             f'{rows[RING][-1][3]} vs {rows[CONTROL][-1][3]} B at {rows[RING][-1][0]}); '
+                             'computed, not measured; cross-check of the pools used against the run: '
+                             + (', '.join(verdicts) if verdicts else 'no slab data'), '#memory-per-command'))
 
-    # -- speed, from the run's own report
+    # -- speed, from the run's raw files (bench/model.py), significant results only
     def speed(self):
-        path = os.path.join(self.run, 'summary.json')
-        if not os.path.exists(path):
+        if not os.path.exists(os.path.join(self.run, 'meta.txt')):
             return
-        with open(path) as f:
-            s = json.load(f)
-        classes = {}  # device class -> the A/B differences of its points
-        for d in sorted(s):
-            cls = 'scsi_debug' if d in ('real', 'fake') else 'QEMU disks'
-            for p in sorted(s[d]):
-                try:
-                    a, b = s[d][p][CONTROL]['iops']['mean'], s[d][p][RING]['iops']['mean']
-                except KeyError:
-                    continue
-                classes.setdefault(cls, []).append(pct(b, a))
-        for cls, diffs in sorted(classes.items(), key=lambda kv: kv[0] != 'scsi_debug'):
-            devs = ', '.join(d for d in sorted(s) if (d in ('real', 'fake')) == (cls == 'scsi_debug'))
-            self.summary.append((f'IOPS (fio over {cls}: {devs}; every point)',
-                                 CONTROL if statistics.median(diffs) < 0 else RING,
-                                 f'sg_ring {min(diffs):+.2f} % to {max(diffs):+.2f} % (median {statistics.median(diffs):+.2f} %) '
-                                 f'over {len(diffs)} points; intervals and significance in REPORT.md',
-                                 'REPORT.md#summary-iops-difference-per-point'))
+        run = model.Run(self.run)
+        if RING not in run.others or not run.rows:
+            return
+        fam = run.family(RING)
+        groups = {}  # device class -> [(device, point, Comparison)]
+        for (d, p), c in fam.items():
+            cls = 'QEMU disks' if d in model.QEMU_DEVICES else 'scsi_debug'
+            groups.setdefault(cls, []).append((d, p, c))
+        for cls, rows in sorted(groups.items(), key=lambda kv: kv[0] != 'scsi_debug'):
+            devs = ', '.join(sorted({d for d, _, _ in rows}))
+            sig = [c.mean for _, _, c in rows if c.significant]
+            unres = sum(1 for _, _, c in rows if not c.resolved)
+            if not sig:
+                ahead, how = 'neither shown', 'no point significant'
+            else:
+                ahead = (CONTROL if min(sig) > 0 else RING if max(sig) < 0 else 'mixed')
+                how = (f'sg_ring {min(sig):+.2f} % to {max(sig):+.2f} % guest ns per I/O at the '
+                       f'{len(sig)} significant points')
+            self.summary.append((f'Guest time per I/O (fio over {cls}: {devs})', ahead,
+                                 f'{how} of {len(rows)} (paired, Holm); {unres} not resolved by the rig; '
+                                 'per size class with resolution in REPORT.md',
+                                 'REPORT.md#answer-sg_ring-against-sg_table-guest-time-per-io'))
         mb = {}
         for v in (CONTROL, RING):
             got = sorted(glob.glob(os.path.join(self.run, 'raw', '*', v, 'r*', 'share', 'out', 'microbench.json')))
@@ -1080,8 +1087,10 @@ class Decision:
         self.memory()
         self.speed()
         trees = self.f('trees.txt').strip().splitlines()
+        meta = os.path.join(self.run, 'meta.txt')
+        rid = f"Run `{model.read_kv(meta)['run_id'][0]}`. " if os.path.exists(meta) else ''
         head = ['# Decision report: what each API costs the people who write and review the code', '',
-                f'Run `{os.path.basename(os.path.abspath(self.run))}`; the evidence under '
+                rid + 'The evidence under '
                 '[raw/decision/](raw/decision/) was collected from the trees by `make decision RUN=...` '
                 '(`bench/decision.py collect`), this file is written from it by `make report RUN=...`. '
                 'Trees:', ''] + [f'- {t}' for t in trees] + ['',

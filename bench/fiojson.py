@@ -36,6 +36,8 @@ def jobs(doc):
                 'clat_p99_ns': pct.get('99.000000'),
                 'clat_p999_ns': pct.get('99.900000'),
                 'total_ios': d.get('total_ios', 0),
+                # the measured window of this direction, whole ms
+                'runtime_ms': d.get('runtime', 0),
                 # submission to completion (fio's lat); percentiles only
                 # with --lat_percentiles=1
                 'lat_mean_ns': lat.get('mean', 0.0),

@@ -1,20 +1,30 @@
 #!/usr/bin/python3
-"""report.py RUNDIR - write RUNDIR/REPORT.md, RUNDIR/summary.json and the
-plots in RUNDIR/plots/ from the raw files of a bench run alone (same raw
-files, same bytes out).
+"""report.py RUNDIR - write RUNDIR/REPORT.md, RUNDIR/points.csv and the plots
+in RUNDIR/plots/ from the raw files of a bench run alone, read through
+bench/model.py (same raw files, same bytes out).
 
-Method: per device, point and variant, the median of the repeats and a 95 %
-Student-t confidence interval of the mean; the difference of each variant
-against the control (sg_table) in % of the control's mean, with a 95 %
-Welch interval.  A difference is called significant only where that
-interval excludes zero and each variant has at least 3 repeats.  In the
-deterministic mode (icount) guest time counts instructions, so repeats
-differ only through fio's random seed (varied per repeat) and the intervals
-are narrow; a significant difference there is a difference in instruction
-path length, not in hardware speed (no caches are modelled).
+The design is paired.  In every repeat both kernels run the same
+points in the same shuffled order with the same fio random seed, so each
+repeat gives one difference per point: sg_ring's guest ns per completed I/O
+(the measured window over the I/Os completed in it) against sg_table's, in
+% of sg_table's.  Per point the report gives the mean of those per-repeat
+differences with its 95 % t interval, and the point's resolution: the
+larger of its quantisation floor (one I/O over the I/Os completed in the
+window, plus fio's whole-millisecond clock over the window) and the
+minimum detectable effect of its paired spread (two-sided 5 %, power
+80 %).  A difference is significant only where the paired t test's p
+value, Holm-adjusted over every point of every device, is below 5 % and
+the difference exceeds its floor; a point whose repeats all give the same
+difference has no spread to test and is never called significant; a
+point whose difference and interval both lie under its floor is "not
+resolved": the rig cannot tell the kernels apart there.  Repeats differ by
+the seed, by the order of the points (what ran before a point changes the
+physical layout of fio's buffers and the slab state) and, on the QEMU
+disks, by host time.  In the deterministic mode (icount) guest time counts
+instructions (1 instruction = 1 ns): a difference there is one of
+instruction path length, not of hardware speed (no caches are modelled).
 """
-import glob
-import json
+import csv
 import math
 import os
 import re
@@ -23,25 +33,28 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import fiojson  # noqa: E402
+import model  # noqa: E402
+from model import request_kib  # noqa: E402,F401  (tests use it from here)
 
 try:
-    from scipy import stats
+    import scipy  # noqa: F401
 except ImportError:  # pragma: no cover - make deps installs python3-scipy
     sys.exit('report.py: python3-scipy is missing: run make deps')
 
-CONTROL = 'sg_table'
 METRICS = [  # key, label, better
+    ('ns_per_io', 'guest ns per I/O', 'lower'),
     ('iops', 'IOPS', 'higher'),
-    ('bw_mib', 'MiB/s', 'higher'),
+    ('bw_mib', 'MiB/s (completed I/Os)', 'higher'),
+    ('ios', 'I/Os completed in the window', 'higher'),
     ('lat_mean_us', 'latency mean us', 'lower'),
     ('lat_p50_us', 'latency p50 us', 'lower'),
     ('lat_p99_us', 'latency p99 us', 'lower'),
     ('lat_p999_us', 'latency p99.9 us', 'lower'),
-    ('cpu_ns_per_io', 'guest CPU ns per I/O', 'lower'),
     ('req_kib', 'KiB per request at the disk', 'higher'),
 ]
 # perf symbol groups: where the scatter/gather code spends its time
 GROUPS = [
+    ('idle', re.compile(r'^idle loop')),
     ('allocate', re.compile(r'sg_alloc|sg_pool_alloc|sg_ring_alloc|alloc_ring|scsi_alloc_sgtables|mempool_alloc|sg_init_table|sg_ring_init')),
     ('free', re.compile(r'sg_free|sg_pool_free|free_ring|scsi_free_sgtables|mempool_free')),
     ('map', re.compile(r'blk_rq_map|blk_bvec_map_sg|blk_next_sg|dma_map_sg|dma_unmap_sg|dma_direct_map_sg|dma_direct_unmap_sg')),
@@ -50,47 +63,34 @@ GROUPS = [
 ]
 
 
-def read_meta(run):
-    meta = {}
-    with open(os.path.join(run, 'meta.txt')) as f:
-        for line in f:
-            k, _, v = line.rstrip('\n').partition(' ')
-            meta.setdefault(k, []).append(v)
-    return meta
+# ------------------------------------------------------------ number format
+# One format everywhere: percentages with two decimals, other figures with
+# three significant digits below 1000 and as integers above.
+
+def num(x):
+    if x is None or (isinstance(x, float) and math.isnan(x)):
+        return 'n/a'
+    return f'{x:.3g}' if abs(x) < 1000 else f'{x:.0f}'
 
 
-def busy_share(outdir, point):
-    """Share of guest CPU time (all CPUs) not idle or in iowait during a
-    point, from /proc/stat before and after it."""
-    try:
-        with open(os.path.join(outdir, point + '.stat0')) as f0, \
-                open(os.path.join(outdir, point + '.stat1')) as f1:
-            a = [int(x) for x in f0.read().split()[1:]]
-            b = [int(x) for x in f1.read().split()[1:]]
-    except (OSError, ValueError):
-        return None
-    d = [y - x for x, y in zip(a, b)]
-    total = sum(d)
-    if total <= 0:
-        return None
-    return (total - d[3] - (d[4] if len(d) > 4 else 0)) / total
+def pct(x, sign=True):
+    if x is None or (isinstance(x, float) and (math.isnan(x) or math.isinf(x))):
+        return 'n/a'
+    return f'{x:+.2f} %' if sign else f'{x:.2f} %'
 
 
-def request_kib(outdir, point):
-    """Mean size of the requests the disk completed during a point (KiB),
-    from its block stat before and after: shows whether large I/Os reach
-    the driver whole or split."""
-    try:
-        with open(os.path.join(outdir, point + '.blockstat0')) as f0, \
-                open(os.path.join(outdir, point + '.blockstat')) as f1:
-            a = [int(x) for x in f0.read().split()]
-            b = [int(x) for x in f1.read().split()]
-    except (OSError, ValueError):
-        return None
-    ios = (b[0] - a[0]) + (b[2] - a[2])
-    sectors = (b[1] - a[1]) + (b[3] - a[3])
-    return sectors / 2.0 / ios if ios > 0 else None
+def cell(c):
+    """One comparison in a table cell: difference ± interval, its
+    resolution, and the verdict where it is not 'no difference shown'."""
+    if c is None:
+        return 'n/a'
+    if not c.resolved:
+        return f'not resolved (floor {pct(c.floor, False)})'
+    txt = f'{pct(c.mean)} ± {pct(c.half, False)} (res. {pct(c.resolution, False)})'
+    return f'**{txt}**' if c.significant else txt
 
+
+# ------------------------------------------------------------ other readers
 
 def perf_bench_memcpy(path):
     """'perf bench mem memcpy -f all' output: {function: MiB/s} (perf prints
@@ -109,19 +109,17 @@ def perf_bench_memcpy(path):
     return out
 
 
-def kernel_memcpy(rdirs):
+def kernel_memcpy(outdir):
     """The perf bench name of the memcpy() the guest kernel patches in, from
-    the CPU flags the first boot saved; None if unknown."""
-    for rdir in rdirs:
-        try:
-            with open(os.path.join(rdir, 'share', 'out', 'ceil-cpuflags.txt')) as f:
-                flags = f.read().split()
-        except OSError:
-            continue
-        if 'erms' in flags:
-            return 'x86-64-movsb'
-        return 'x86-64-movsq' if 'rep_good' in flags else 'x86-64-unrolled'
-    return None
+    the CPU flags the boot saved; None if unknown."""
+    try:
+        with open(os.path.join(outdir, 'ceil-cpuflags.txt')) as f:
+            flags = f.read().split()
+    except FileNotFoundError:
+        return None
+    if 'erms' in flags:
+        return 'x86-64-movsb'
+    return 'x86-64-movsq' if 'rep_good' in flags else 'x86-64-unrolled'
 
 
 def lat_bins(path):
@@ -129,167 +127,97 @@ def lat_bins(path):
     [(ns, count)], of the total latency (lat) where fio ran with
     --lat_percentiles=1, else of the completion latency (clat)."""
     job = fiojson.load(path)['jobs'][0]
-    d = job['read'] if job['read']['io_bytes'] >= job['write']['io_bytes'] else job['write']
+    d = job['read'] if job['read']['total_ios'] >= job['write']['total_ios'] else job['write']
     kind = 'lat' if d.get('lat_ns', {}).get('bins') else 'clat'
     return kind, sorted((int(k), v) for k, v in d.get(kind + '_ns', {}).get('bins', {}).items())
 
 
-def run_cpus(rdir):
-    with open(os.path.join(rdir, 'run.info')) as f:
-        for line in f:
-            if line.startswith('cpus '):
-                return int(line.split()[1])
-    return 1
-
-
-def sample(rdir, point):
-    """One repeat of one point.  Guest CPU ns per I/O is the busy share of
-    the guest's CPUs times their number over the IOPS: what one I/O costs in
-    guest CPU time (instructions, in icount mode)."""
-    outdir = os.path.join(rdir, 'share', 'out')
-    doc = fiojson.load(os.path.join(outdir, point + '.json'))
-    job = fiojson.jobs(doc)[0]
-    d = job['read'] if job['read']['io_bytes'] >= job['write']['io_bytes'] else job['write']
-    us = lambda ns: (ns or 0) / 1000.0  # noqa: E731
-    nus = lambda ns: None if ns is None else ns / 1000.0  # noqa: E731
-    s = {'iops': d['iops'], 'bw_mib': d['bw_bytes'] / 1048576.0,
-         'lat_mean_us': us(d['lat_mean_ns']), 'lat_p50_us': nus(d['lat_p50_ns']),
-         'lat_p99_us': nus(d['lat_p99_ns']), 'lat_p999_us': nus(d['lat_p999_ns'])}
-    share = busy_share(outdir, point)
-    s['cpu_ns_per_io'] = share * run_cpus(rdir) * 1e9 / d['iops'] if share is not None and d['iops'] else None
-    s['req_kib'] = request_kib(outdir, point)
-    return s
-
-
-def completed(run, device, variant):
-    for rdir in sorted(glob.glob(os.path.join(run, 'raw', device, variant, 'r*'))):
-        try:
-            with open(os.path.join(rdir, 'RESULT')) as f:
-                if f.read().strip() == 'pass':
-                    yield rdir
-        except OSError:
-            continue
+def ceil_bw(path, point):
+    """MiB/s of a ceiling point from completed I/Os."""
+    return model.read_fio(path, model.bs_bytes(model.split_point(point)[1]))['bw_mib']
 
 
 def ci_mean(xs):
-    n = len(xs)
     m = statistics.fmean(xs)
-    if n < 2:
+    if len(xs) < 2:
         return m, float('nan')
-    return m, stats.t.ppf(0.975, n - 1) * statistics.stdev(xs) / math.sqrt(n)
-
-
-def welch(a, b):
-    """mean(b) - mean(a) and the half-width of its 95 % interval."""
-    na, nb = len(a), len(b)
-    diff = statistics.fmean(b) - statistics.fmean(a)
-    if na < 2 or nb < 2:
-        return diff, float('nan')
-    va, vb = statistics.variance(a) / na, statistics.variance(b) / nb
-    if va + vb == 0:
-        return diff, 0.0
-    dof = (va + vb) ** 2 / (va ** 2 / (na - 1) + vb ** 2 / (nb - 1))
-    return diff, stats.t.ppf(0.975, dof) * math.sqrt(va + vb)
-
-
-def fmt(x):
-    if x is None or (isinstance(x, float) and math.isnan(x)):
-        return 'n/a'
-    return f'{x:.4g}' if abs(x) < 1000 else f'{x:.0f}'
-
-
-def perf_groups(path):
-    """Share of samples (%) per symbol group in a 'perf report --sort sym' text."""
-    groups = {name: 0.0 for name, _ in GROUPS}
-    top = []
-    with open(path) as f:
-        for line in f:
-            m = re.match(r'\s*([0-9.]+)%\s+\[[k.]\]\s+(\S+)', line)
-            if not m:
-                continue
-            pct, sym = float(m.group(1)), m.group(2)
-            top.append((pct, sym))
-            for name, rx in GROUPS:
-                if rx.search(sym):
-                    groups[name] += pct
-                    break
-    return groups, top
-
-
-def slab_objs(path):
-    """Active objects of the sg pools (sgpool-N, and sgring-N where present)."""
-    out = {}
-    with open(path) as f:
-        for line in f:
-            parts = line.split()
-            if parts and (parts[0].startswith('sgpool-') or parts[0].startswith('sgring-')):
-                out[parts[0]] = (int(parts[1]), int(parts[3]))  # active, objsize
-    return out
+    return m, model.t_quantile(0.975, len(xs) - 1) * statistics.stdev(xs) / math.sqrt(len(xs))
 
 
 class Report:
     def __init__(self, run):
-        self.run = run
-        self.meta = read_meta(run)
-        self.variants = self.meta['variants'][0].split()
-        self.devices = self.meta['devices'][0].split()
-        self.points = self.meta.get('point', [])
-        self.control = CONTROL if CONTROL in self.variants else self.variants[0]
-        self.others = [v for v in self.variants if v != self.control]
-        self.data = {}
-        self.rdirs = {}
-        for d in self.devices:
-            for v in self.variants:
-                for rdir in completed(run, d, v):
-                    self.rdirs.setdefault((d, v), []).append(rdir)
-                    out = os.path.join(rdir, 'share', 'out')
-                    for p in self.points:
-                        path = os.path.join(out, p + '.json')
-                        if not os.path.exists(path):
-                            sys.exit(f'report.py: {path} is missing: the boot is marked '
-                                     'complete but has no data for this point')
-                        s = sample(rdir, p)
-                        self.data.setdefault((d, v, p), []).append(s)
-        if not self.data:
+        self.run = run.rstrip('/')
+        self.m = model.Run(self.run)
+        if not self.m.rows:
             sys.exit(f'report.py: {run} has no completed boot (no raw/<device>/<variant>/r*/RESULT = pass)')
-        self.summary = {}
         self.lines = []
+        self.fam = {o: self.m.family(o) for o in self.m.others}
+        self.cls = {o: self.m.classes(o) for o in self.m.others}
 
-    def values(self, d, v, p, key):
-        return [s[key] for s in self.data.get((d, v, p), []) if s.get(key) is not None]
-
-    def diff(self, d, p, key, other):
-        a, b = self.values(d, self.control, p, key), self.values(d, other, p, key)
-        if not a or not b:
-            return None
-        diff, half = welch(a, b)
-        base = statistics.fmean(a)
-        if base == 0:
-            return None
-        sig = not math.isnan(half) and abs(diff) > half and len(a) >= 3 and len(b) >= 3
-        return 100 * diff / base, 100 * half / base if not math.isnan(half) else half, sig
+    # -- the first screen
+    def headline(self):
+        m, L = self.m, self.lines
+        qemu = [d for d in m.devices if d in model.QEMU_DEVICES]
+        on = 'scsi_debug and QEMU disks' if qemu else 'scsi_debug'
+        L += [f'# sgbench A/B report: sg_ring vs sg_table on {on}', '']
+        L.append(f"Run `{m.meta['run_id'][0]}`, mode **{m.mode}**: guest time "
+                 + ('counts instructions (1 instruction = 1 ns)' if m.mode == 'icount' else 'is wall-clock time')
+                 + f"; {m.meta['runtime'][0]} per point or longer, {m.repeats} repeat{'s' if m.repeats != 1 else ''}.")
+        L += ['', 'Status: ' + ('complete.' if m.complete() else
+                                '**INCOMPLETE**: some boots are missing; the figures cover completed '
+                                'boots only.'), '']
+        for o in m.others:
+            L += [f'## Answer: {o} against {m.control}, guest time per I/O', '',
+                  f'Per device and block size: the mean over the size\'s points (rw x queue depth) of the '
+                  f'paired per-repeat differences in guest ns per completed I/O, {o} minus {m.control} in % '
+                  f'of {m.control} (negative: {o} is faster), with its 95 % interval and the resolution '
+                  '(larger of the quantisation floor and the minimum detectable effect); **bold**: '
+                  'significant (Holm over these rows). Method and per-point figures below.', '',
+                  '| device | size | difference per I/O | ns per I/O | resolution | points significant (of) | verdict |',
+                  '|---|---|---|---|---|---|---|']
+            for (d, s), (c, pts) in self.cls[o].items():
+                sig = [p for p, pc in pts if pc.significant]
+                signs = sorted({'+' if pc.mean > 0 else '-' for _, pc in pts if pc.significant})
+                diff = (f'{pct(c.mean)} ± {pct(c.half, False)}' if c.resolved else
+                        f'not resolved ({pct(c.mean)})')
+                L.append(f'| {d} | {s} | {"**" + diff + "**" if c.significant else diff} | '
+                         f'{c.mean_abs:+.0f} of {num(statistics.fmean(c.base))} | {pct(c.resolution, False)} | '
+                         f'{len(sig)} of {len(pts)}' + (f' ({"/".join(signs)})' if signs else '')
+                         + f' | {c.verdict()} |')
+            L.append('')
+            fam = self.fam[o].values()
+            ok = sum(1 for c in fam if c.resolution <= 0.5)
+            by_floor = sum(1 for c in fam if c.floor > 0.5)
+            L += [f'{ok} of {len(fam)} points resolve a difference of 0.5 % or less; of the others, '
+                  f'{by_floor} cannot because their window holds too few I/Os (quantisation floor) and '
+                  f'{len(fam) - ok - by_floor} because their repeats spread (minimum detectable effect, '
+                  'or a single repeat).', '']
+        if os.path.isdir(os.path.join(self.run, 'raw', 'decision')):
+            L += ['The decision criteria beside speed (churn, complexity, API surface, conversion cost, '
+                  'memory per command) and the verdict on each: [DECISION.md](DECISION.md).', '']
 
     def header(self):
-        m = self.meta
-        reps = int(m['repeats'][0])
-        complete = all(len(self.rdirs.get((d, v), [])) == reps for d in self.devices for v in self.variants)
-        L = self.lines
-        qemu_devs = [d for d in self.devices if m['device_' + d][0].startswith('qemu')]
-        on = 'scsi_debug and QEMU disks' if qemu_devs else 'scsi_debug'
-        L += [f'# sgbench A/B report: sg_ring vs sg_table on {on}', '']
-        L.append(f"Run `{m['run_id'][0]}`: mode **{m['mode'][0]}**, engine {m['engine'][0]}, "
-                 f"{m['runtime'][0]} guest time per point after {m['ramp'][0]} ramp, "
-                 f"{reps} repeats, base {m['base'][0]}, {m['qemu'][0]}, host CPU {m['host_cpu'][0]}.")
+        m, L = self.m, self.lines
+        meta = m.meta
+        L += ['## The run', '']
+        L.append(f"Engine {meta['engine'][0]}, {meta['runtime'][0]} guest time per point at least"
+                 + (f" (longer where needed for a {meta['floor_target'][0]} % floor)" if 'floor_target' in meta else '')
+                 + f" after "
+                 f"{meta['ramp'][0]} ramp, {m.repeats} repeats, base {meta['base'][0]}, {meta['qemu'][0]}, "
+                 f"host CPU {meta['host_cpu'][0]}"
+                 + (f", project commit {meta['project_commit'][0]}" if 'project_commit' in meta else '')
+                 + '.')
         L.append('')
-        for d in self.devices:
-            L.append(f"- device `{d}`: {m['device_' + d][0]}")
+        for d in m.devices:
+            L.append(f"- device `{d}`: {meta['device_' + d][0]}")
         L.append('')
-        if qemu_devs and m['mode'][0] == 'icount':
-            L += [f"The QEMU disks ({', '.join(qemu_devs)}) complete in host time, not guest "
+        qemu = [d for d in m.devices if d in model.QEMU_DEVICES]
+        if qemu and m.mode == 'icount':
+            L += [f"The QEMU disks ({', '.join(qemu)}) complete in host time, not guest "
                   'instructions: on them icount mode is not deterministic (the guest runs with '
                   'idle=poll so that it does not sleep through a completion), and the two kernels '
-                  'boot side by side so that host load hits both alike; their intervals are '
-                  'correspondingly wider.', '']
+                  'boot side by side so that host load hits both alike; their resolution is '
+                  'correspondingly coarser.', '']
         wall = os.path.join(self.run, 'wall.txt')
         if os.path.exists(wall):
             for line in open(wall):
@@ -299,206 +227,195 @@ class Report:
                          f"fio part {w['fio_s']} s, total {w['total_s']} s"
                          + (' (with the decision evidence).' if w.get('decision') == '1' else '.'))
             L.append('')
-        L.append('Status: ' + ('complete.' if complete else
-                               '**INCOMPLETE**: some boots are missing; the figures cover completed boots only.'))
-        if os.path.isdir(os.path.join(self.run, 'raw', 'decision')):
-            L += ['', 'What each API costs the people who write and review the code (churn, complexity, '
-                  'API surface, conversion cost, memory per command): [DECISION.md](DECISION.md).']
-        L += ['', __doc__.split('\n\n', 1)[1].strip(), '']
+        L += ['## Method', '', __doc__.split('\n\n', 1)[1].strip(), '']
 
-    def headline(self):
-        L = self.lines
-        L += ['## Summary: IOPS difference per point', '']
-        for o in self.others:
-            L.append(f'{o} against {self.control}, IOPS, % of the control (95 % interval); '
-                     '**bold** where significant.')
-            L.append('')
-            L.append('| point | ' + ' | '.join(self.devices) + ' |')
-            L.append('|---|' + '---|' * len(self.devices))
-            for p in self.points:
-                row = [p]
-                for d in self.devices:
-                    r = self.diff(d, p, 'iops', o)
-                    if r is None:
-                        row.append('n/a')
-                        continue
-                    txt = f'{r[0]:+.2f} ± {fmt(r[1])}'
-                    row.append(f'**{txt}**' if r[2] else txt)
-                L.append('| ' + ' | '.join(row) + ' |')
-            L.append('')
-            L.append(f'![IOPS difference](plots/iops-diff-{o}.png)')
-            L.append('')
-        for d in self.devices:
+    def points_table(self):
+        m, L = self.m, self.lines
+        for o in m.others:
+            L += [f'## Per point: {o} against {m.control}, guest ns per I/O', '',
+                  f'Paired difference in % of {m.control} ± 95 % interval (res.: resolution); '
+                  '**bold** where significant (Holm over all cells). Every metric of every point: '
+                  '[points.csv](points.csv).', '',
+                  '| point | ' + ' | '.join(m.devices) + ' |', '|---|' + '---|' * len(m.devices)]
+            for p in m.points:
+                L.append(f'| {p} | ' + ' | '.join(cell(self.fam[o].get((d, p))) for d in m.devices) + ' |')
+            L += ['', f'![difference per I/O](plots/diff-{o}.png)', '']
+        for d in m.devices:
             pts = self.cdf_points(d)
             if pts:
-                L += [f'Latency CDF, device `{d}`, {", ".join(pts)} (fio json+ histogram '
-                      'bins of the total latency where the run has them, first repeat; with `delay=0` an I/O can '
-                      'complete inside the submitting system call, so fio\'s completion '
-                      'latency alone would leave the driver out):', '',
-                      f'![latency CDF {d}](plots/lat-cdf-{d}.png)', '']
+                L += [f'Latency CDF, device `{d}`, {", ".join(pts)} (fio json+ histogram bins of the '
+                      'total latency, first repeat; with `delay=0` an I/O can complete inside the '
+                      'submitting system call, so the completion latency alone would leave the driver '
+                      'out):', '', f'![latency CDF {d}](plots/lat-cdf-{d}.png)', '']
 
-    def details(self):
-        L = self.lines
-        for d in self.devices:
-            L += [f'## Device `{d}`: every metric', '']
-            for p in self.points:
-                L += [f'### {d} {p}', '']
-                hdr = '| metric | ' + ' | '.join(f'{v} median (mean ± 95 % CI, n)' for v in self.variants)
-                hdr += ''.join(f' | {o} vs {self.control}' for o in self.others) + ' |'
-                L += [hdr, '|' + '---|' * (1 + len(self.variants) + len(self.others))]
-                for key, label, better in METRICS:
-                    row = [label]
-                    for v in self.variants:
-                        xs = self.values(d, v, p, key)
-                        if not xs:
-                            row.append('no data')
-                            continue
-                        m, half = ci_mean(xs)
-                        row.append(f'{fmt(statistics.median(xs))} ({fmt(m)} ± {fmt(half)}, {len(xs)})')
-                        self.summary.setdefault(d, {}).setdefault(p, {}).setdefault(v, {})[key] = {
-                            'median': statistics.median(xs), 'mean': m, 'ci95': half, 'n': len(xs)}
-                    for o in self.others:
-                        r = self.diff(d, p, key, o)
-                        if r is None:
-                            row.append('n/a')
-                            continue
-                        word = ''
-                        if r[2]:
-                            good = (r[0] > 0) == (better == 'higher')
-                            word = ' **significant** (' + ('better' if good else 'worse') + ')'
-                        row.append(f'{r[0]:+.2f} % ± {fmt(r[1])} %{word}')
-                    L.append('| ' + ' | '.join(row) + ' |')
-                L.append('')
+    def csv(self):
+        """points.csv: every metric of every point, per kernel, and the
+        paired comparison against the control (Holm within each metric)."""
+        m = self.m
+        path = os.path.join(self.run, 'points.csv')
+        with open(path, 'w', newline='') as f:
+            w = csv.writer(f, lineterminator='\n')
+            w.writerow(['device', 'point', 'metric', 'kernel', 'n', 'median', 'mean', 'ci95',
+                        'vs_control_pct', 'vs_control_ci95_pct', 'floor_pct', 'mde_pct', 'p', 'p_holm',
+                        'significant', 'resolved'])
+            g = lambda x: '' if x is None or (isinstance(x, float) and math.isnan(x)) else f'{x:.6g}'  # noqa: E731
+            # Holm within each metric over every point of every device
+            fams = {(o, key): (self.fam[o] if key == 'ns_per_io' else m.family(o, key))
+                    for o in m.others for key, _, _ in METRICS}
+            for d in m.devices:
+                for p in m.points:
+                    for key, _, _ in METRICS:
+                        for v in m.variants:
+                            xs = m.values(d, v, p, key)
+                            if not xs:
+                                continue
+                            mean, half = ci_mean(xs)
+                            row = [d, p, key, v, len(xs), g(statistics.median(xs)), g(mean), g(half)]
+                            c = fams[(v, key)].get((d, p)) if v != m.control else None
+                            if c:
+                                row += [g(c.mean), g(c.half), g(c.floor), g(c.mde), g(c.p), g(c.p_holm),
+                                        int(c.significant), int(c.resolved)]
+                            else:
+                                row += [''] * 8
+                            w.writerow(row)
 
+    # -- perf
     def profiles(self):
-        L = self.lines
-        perfs = self.meta.get('perf', [])
-        if not perfs:
+        m, L = self.m, self.lines
+        specs = []
+        for spec in m.meta.get('perf', []):
+            d, _, p = spec.partition(':')
+            got = {}
+            for v in m.variants:
+                out = m.out(d, v) if d in m.devices else None
+                if out and os.path.exists(os.path.join(out, p + '.perf.txt')):
+                    idle = model.idle_aliases(model.read_kallsyms(os.path.join(out, 'kallsyms')))
+                    got[v] = model.read_perf(os.path.join(out, p + '.perf.txt'), idle)
+            if got:
+                specs.append((d, p, got))
+        if not specs:
             return
         L += ['## Where the time goes (perf in the guest)', '',
-              '`perf record -a -g -e cpu-clock` during one extra run of the point, first '
-              'completed repeat; share of all samples per symbol group (the groups are '
-              'regular expressions in bench/report.py). perf.data and the guest\'s '
-              'kallsyms are kept beside the fio files: `perf report -i <point>.perf.data '
-              '--kallsyms <kallsyms>` re-opens them.  The two kernels are different builds, so '
-              'their profiles are compared by symbol name below, each resolved with its own '
-              'kallsyms (`perf diff` resolves both files with one symbol table).  In icount '
-              'mode the sampling clock counts instructions, so a strictly periodic I/O loop '
-              'can alias with the sampling period: read shares of a few % as indications, '
-              'and the fio and microbenchmark figures as the measurement.', '']
-        for spec in perfs:
-            d, _, p = spec.partition(':')
-            L += [f'### {d} {p}', '']
-            L.append('| group | ' + ' | '.join(self.variants) + ' |')
-            L.append('|---|' + '---|' * len(self.variants))
-            got = {}
-            for v in self.variants:
-                rd = self.rdirs.get((d, v))
-                path = os.path.join(rd[0], 'share', 'out', p + '.perf.txt') if rd else None
-                if path and os.path.exists(path):
-                    got[v] = perf_groups(path)
+              '`perf record -a -g -e cpu-clock` during one extra run of the point, first completed '
+              'repeat; share of all samples per symbol group (the groups are regular expressions in '
+              'bench/report.py). '
+              + (f"Sampling starts {m.meta['perf_delay_ms'][0]} ms (guest time) after fio, past its "
+                 'start-up and ramp, and runs to fio\'s exit (its teardown included). '
+                 if 'perf_delay_ms' in m.meta else
+                 'The profile covers the whole fio command, start-up included (dynamic linking, '
+                 'clearing the buffers\' pages: clear_page_*, get_user_pages), not the measured window '
+                 'alone. ')
+              + 'The idle loop is named so: perf shows it under whichever name '
+              'kallsyms gives its address (6.1: `__sched_text_end` = `__cpuidle_text_start` = '
+              '`native_safe_halt`). perf.data and the guest\'s kallsyms are kept beside the fio files: '
+              '`perf report -i <point>.perf.data --kallsyms <kallsyms>` re-opens them. The two kernels '
+              'are different builds, so their profiles are compared by symbol name, each resolved with '
+              'its own kallsyms. In icount mode the sampling clock counts instructions, so a strictly '
+              'periodic I/O loop can alias with the sampling period: read shares of a few % as '
+              'indications, and the fio and microbenchmark figures as the measurement.', '']
+        for d, p, got in specs:
+            groups = {}
+            for v, top in got.items():
+                g = groups.setdefault(v, {name: 0.0 for name, _ in GROUPS})
+                for share, sym in top:
+                    for name, rx in GROUPS:
+                        if rx.search(sym):
+                            g[name] += share
+                            break
+            L += [f'### {d} {p}', '', '| group | ' + ' | '.join(m.variants) + ' |',
+                  '|---|' + '---|' * len(m.variants)]
             for name, _ in GROUPS:
                 L.append(f'| {name} | ' + ' | '.join(
-                    f'{got[v][0][name]:.1f} %' if v in got else 'n/a' for v in self.variants) + ' |')
+                    f'{groups[v][name]:.1f} %' if v in groups else 'not profiled' for v in m.variants) + ' |')
             L.append('')
-            for v in self.variants:
+            for v in m.variants:
                 if v in got:
-                    L.append(f'{v} top symbols: ' + ', '.join(f'{s} {pc:.1f} %' for pc, s in got[v][1][:8]))
-                    L.append('')
-            for o in self.others:
-                if o in got and self.control in got:
-                    L += self.perf_compare(got[self.control][1], got[o][1], o)
+                    L += [f'{v} top symbols: ' + ', '.join(f'{s} {pc:.1f} %' for pc, s in got[v][:8]), '']
+            for o in m.others:
+                if o in got and m.control in got:
+                    L += self.perf_compare(got[m.control], got[o], o)
 
     def perf_compare(self, a, b, other, n=12):
         """The symbols whose share differs most between two profiles."""
         pa, pb = dict((sym, pc) for pc, sym in a), dict((sym, pc) for pc, sym in b)
         syms = sorted(set(pa) | set(pb), key=lambda x: (-abs(pb.get(x, 0) - pa.get(x, 0)), x))[:n]
-        L = [f'Largest differences, {other} against {self.control} (share of samples; '
+        L = [f'Largest differences, {other} against {self.m.control} (share of samples; '
              'symbols under the 0.3 % cut count as 0):', '',
-             f'| symbol | {self.control} | {other} | difference |', '|---|---|---|---|']
+             f'| symbol | {self.m.control} | {other} | difference |', '|---|---|---|---|']
         for x in syms:
-            L.append(f'| {x} | {pa.get(x, 0):.2f} % | {pb.get(x, 0):.2f} % | {pb.get(x, 0) - pa.get(x, 0):+.2f} |')
+            L.append(f'| {x} | {pa.get(x, 0):.2f} % | {pb.get(x, 0):.2f} % | {pb.get(x, 0) - pa.get(x, 0):+.2f} % |')
         L.append('')
         return L
 
+    # -- ceilings
     def ceilings(self):
         """null_blk and memory copy ceilings from the fake boots."""
-        ceils = self.meta.get('ceil', [])
-        if not ceils or 'fake' not in self.devices:
+        m, L = self.m, self.lines
+        ceils = m.meta.get('ceil', [])
+        if not ceils or 'fake' not in m.devices:
             return
-        L = self.lines
-
-        def bw(path):
-            job = fiojson.jobs(fiojson.load(path))[0]
-            d = job['read'] if job['read']['io_bytes'] >= job['write']['io_bytes'] else job['write']
-            return d['bw_bytes'] / 1048576.0
-
-        def med(xs):
-            return statistics.median(xs) if xs else None
+        med = lambda xs: statistics.median(xs) if xs else None  # noqa: E731
         got = {}
-        for v in self.variants:
-            for rdir in self.rdirs.get(('fake', v), []):
+        for v in m.variants:
+            for rdir in m.boots.get(('fake', v), {}).values():
                 out = os.path.join(rdir, 'share', 'out')
                 for c in ceils:
                     path = os.path.join(out, f'ceil-null-{c}.json')
                     if os.path.exists(path):
-                        got.setdefault((v, 'null-' + c), []).append(bw(path))
+                        got.setdefault((v, 'null-' + c), []).append(ceil_bw(path, c))
                 path = os.path.join(out, 'ceil-memcpy.txt')
                 if os.path.exists(path):
-                    for fn, mib in perf_bench_memcpy(path).items():
-                        got.setdefault((v, 'memcpy'), {})[fn] = mib
+                    got.setdefault((v, 'memcpy'), {}).update(perf_bench_memcpy(path))
         if not got:
             return
         L += ['## Ceilings: the stack without SCSI, and without the copy', '',
-              'MiB/s, median of the fake boots.  null_blk (`queue_mode=2 irqmode=0`, requests '
-              'up to 4 MiB) is the block layer with no SCSI and no scatterlist at all, so '
-              'the two kernels should match there; `fake` is scsi_debug with `fake_rw=1` '
-              '(SCSI and the sg code, no data copy); `real` also copies the data.  memcpy is '
-              '`perf bench mem memcpy -s 1MB -f all` in the guest (MiB/s per implementation; '
-              'the kernel\'s own memcpy() is the one its CPU flags select): the rate '
-              'scsi_debug\'s data copy cannot beat.  In icount mode each iteration of a '
-              '`rep movs` counts as one instruction, so the copy is far costlier against '
-              'the rest of the path than on hardware.  First repeat only.', '']
-        L.append('| point | kernel | null_blk | fake (share of null_blk) | real (share of null_blk) |')
-        L.append('|---|---|---|---|---|')
+              'MiB/s from completed I/Os (I/Os x block size over the window), median of the fake '
+              'boots. null_blk (`queue_mode=2 irqmode=0`, requests up to 4 MiB) is the block layer '
+              'with no SCSI and no scatterlist at all, so the two kernels should match there; `fake` '
+              'is scsi_debug with `fake_rw=1` (SCSI and the sg code, no data copy); `real` also copies '
+              'the data. memcpy is `perf bench mem memcpy -s 1MB -f all` in the guest (MiB/s per '
+              'implementation; the kernel\'s own memcpy() is the one its CPU flags select): the rate '
+              'scsi_debug\'s data copy cannot beat. In icount mode each iteration of a `rep movs` '
+              'counts as one instruction, so the copy is far costlier against the rest of the path '
+              'than on hardware. First repeat only.', '']
+        L += ['| point | kernel | null_blk | fake (share of null_blk) | real (share of null_blk) |',
+              '|---|---|---|---|---|']
         for c in ceils:
-            for v in self.variants:
+            for v in m.variants:
                 nb = med(got.get((v, 'null-' + c), []))
-                cells = [fmt(nb)]
+                cells = [num(nb)]
                 for d in ('fake', 'real'):
-                    x = med(self.values(d, v, c, 'bw_mib')) if d in self.devices else None
-                    cells.append(f'{fmt(x)} ({100 * x / nb:.0f} %)' if x and nb else
-                                 ('n/a (point not in the matrix)' if x is None else fmt(x)))
+                    x = med(m.values(d, v, c, 'bw_mib')) if d in m.devices and c in m.points else None
+                    cells.append(f'{num(x)} ({100 * x / nb:.0f} %)' if x and nb else
+                                 ('not in the matrix' if x is None else num(x)))
                 L.append(f'| {c} | {v} | ' + ' | '.join(cells) + ' |')
         L.append('')
-        for v in self.variants:
+        for v in m.variants:
             fns = got.get((v, 'memcpy'), {})
-            # the kernel's memcpy(): rep movsb with ERMS, rep movsq with
-            # REP_GOOD, else the unrolled loop (arch/x86/lib/memcpy_64.S)
-            kfn = kernel_memcpy(self.rdirs.get(('fake', v), []))
+            out = m.out('fake', v)
+            kfn = kernel_memcpy(out) if out else None
             mc = fns.get(kfn) if kfn else None
-            if mc:
-                best = max((med(self.values('real', v, p, 'bw_mib')) or 0, p) for p in self.points) \
-                    if 'real' in self.devices else (0, None)
-                line = f'- {v}: memcpy ' + ', '.join(f'{fn} {fmt(x)}' for fn, x in sorted(fns.items())) + \
-                    ' MiB/s'
-                if best[1]:
-                    line += (f'; best `real` point {best[1]} {fmt(best[0])} MiB/s = '
-                             f'{100 * best[0] / mc:.0f} % of the kernel\'s memcpy ({kfn}, '
-                             'from the guest\'s CPU flags)')
-                L.append(line)
+            if not mc:
+                continue
+            line = f'- {v}: memcpy ' + ', '.join(f'{fn} {num(x)}' for fn, x in sorted(fns.items())) + ' MiB/s'
+            if 'real' in m.devices:
+                best = max((med(m.values('real', v, p, 'bw_mib')) or 0, p) for p in m.points)
+                line += (f'; best `real` point {best[1]} {num(best[0])} MiB/s = {100 * best[0] / mc:.0f} % '
+                         f'of the kernel\'s memcpy ({kfn}, from the guest\'s CPU flags)')
+                if best[0] > mc:
+                    line += ' **above the copy ceiling: a measurement error, check the raw files**'
+            L.append(line)
         L.append('')
 
     def requests(self):
         """Whether the large I/Os reached the disk whole."""
-        L = self.lines
+        m, L = self.m, self.lines
         rows = []
-        for d in self.devices:
-            for p in self.points:
-                bs = p.split('-')[1]
-                want = int(bs[:-1]) * (1024 if bs[-1] in 'mM' else 1)
-                for v in self.variants:
-                    xs = self.values(d, v, p, 'req_kib')
+        for d in m.devices:
+            for p in m.points:
+                want = model.bs_bytes(model.size_class(p)) / 1024.0
+                for v in m.variants:
+                    xs = m.values(d, v, p, 'req_kib')
                     if xs:
                         rows.append((d, p, v, want, min(xs)))
         if not rows:
@@ -513,45 +430,53 @@ class Report:
                  'point equals the block size).'), '']
         if split:
             L += ['| device | point | kernel | KiB per request |', '|---|---|---|---|']
-            L += [f'| {d} | {p} | {v} | {x:.1f} |' for d, p, v, _, x in split]
+            L += [f'| {d} | {p} | {v} | {num(x)} |' for d, p, v, _, x in split]
             L.append('')
 
     def memory(self):
-        L = self.lines
+        """The sg pool slabs while 4M requests run, one row per device and
+        kernel where every 4M point gave the same."""
+        m, L = self.m, self.lines
         rows = []
-        for d in self.devices:
-            for v in self.variants:
-                rd = self.rdirs.get((d, v))
-                if not rd:
+        for d in m.devices:
+            for v in m.variants:
+                out = m.out(d, v)
+                if not out:
                     continue
-                for path in sorted(glob.glob(os.path.join(rd[0], 'share', 'out', '*.slabinfo'))):
-                    objs = slab_objs(path)
-                    p = os.path.basename(path)[:-len('.slabinfo')]
-                    cells = ', '.join(f'{k} {a} x {sz} B' for k, (a, sz) in sorted(objs.items(), key=lambda kv: kv[1][1]))
-                    rows.append(f'| {d} | {p} | {v} | {cells} |')
+                seen = {}
+                for p in m.points:
+                    path = os.path.join(out, p + '.slabinfo')
+                    if os.path.exists(path):
+                        s = model.read_slabinfo(path)
+                        txt = ', '.join(f"{k} {x['slabs']} x {x['per_slab']} x {x['objsize']} B"
+                                        for k, x in sorted(s.items(), key=lambda kv: kv[1]['objsize']))
+                        seen.setdefault(txt, []).append(p)
+                for txt, pts in seen.items():
+                    rows.append(f"| {d} | {v} | {', '.join(pts)} | {txt} |")
         if not rows:
             return
-        L += ['## sg pool slab objects while 4M requests run', '',
-              '`/proc/slabinfo` during an extra, unmeasured run of the point, polled; the '
-              'snapshot with the most sg pool objects in use (active objects x object '
-              'size, mempool reserves included).', '', '| device | point | kernel | objects |', '|---|---|---|---|']
+        L += ['## sg pool slabs while 4M requests run', '',
+              '`/proc/slabinfo` polled during an extra, unmeasured run of each 4M point, the snapshot '
+              'with the most sg pool objects: per cache, slabs x objects per slab x object size. SLUB '
+              'reports whole slabs (active objects = total objects), so this is the memory the pools '
+              'hold, mostly their mempool reserves, not the objects the commands in flight use: with '
+              '`delay=0` a command completes inside its submission, so queue depth 32 holds what '
+              'queue depth 1 holds. The memory a command holds is computed in DECISION.md.', '',
+              '| device | kernel | points | slabs x objects per slab x object size |', '|---|---|---|---|']
         L += rows
         L.append('')
 
     def microbench(self):
-        L = self.lines
+        m, L = self.m, self.lines
         res = {}
-        for v in self.variants:
-            rd = self.rdirs.get((self.devices[0], v))
-            if not rd:
-                continue
-            path = os.path.join(rd[0], 'share', 'out', 'microbench.json')
-            if os.path.exists(path):
-                with open(path) as f:
-                    res[v] = json.load(f)
+        for v in m.variants:
+            for d in m.devices:
+                out = m.out(d, v)
+                path = os.path.join(out, 'microbench.json') if out else None
+                if path and os.path.exists(path):
+                    res[v] = model.read_json(path)
+                    break
         if not res:
-            L += ['## The API alone', '', 'No microbenchmark results in this run '
-                  '(the kernels were built without the sg_api_bench module).', '']
             return
         L += ['## The API alone: in-kernel microbenchmark (sg_api_bench)', '',
               'Median guest ns per operation (instructions in icount mode), first boot of each '
@@ -559,11 +484,9 @@ class Report:
         keys = []
         for v in res:
             for pt in res[v].get('points', []):
-                k = (pt['op'], pt['nents'])
-                if k not in keys:
-                    keys.append(k)
-        L.append('| op | segments | ' + ' | '.join(res) + ' |')
-        L.append('|---|---|' + '---|' * len(res))
+                if (pt['op'], pt['nents']) not in keys:
+                    keys.append((pt['op'], pt['nents']))
+        L += ['| op | segments | ' + ' | '.join(res) + ' |', '|---|---|' + '---|' * len(res)]
         for op, n in keys:
             cells = []
             for v in res:
@@ -572,104 +495,130 @@ class Report:
             L.append(f'| {op} | {n} | ' + ' | '.join(cells) + ' |')
         L.append('')
 
+    # -- plots
     def plots(self):
         import matplotlib
         matplotlib.use('Agg')
-        matplotlib.rcParams['svg.hashsalt'] = 'sgbench'
         import matplotlib.pyplot as plt
+        m = self.m
         os.makedirs(os.path.join(self.run, 'plots'), exist_ok=True)
-        for o in self.others:
-            fig, ax = plt.subplots(figsize=(10, 0.28 * len(self.points) * len(self.devices) + 1.5))
-            labels, vals, errs, colors = [], [], [], []
-            for d in self.devices:
-                for p in self.points:
-                    r = self.diff(d, p, 'iops', o)
-                    labels.append(f'{d} {p}')
-                    vals.append(r[0] if r else 0)
-                    errs.append(r[1] if r and not math.isnan(r[1]) else 0)
-                    colors.append('tab:red' if r and r[2] and r[0] < 0 else
-                                  'tab:green' if r and r[2] else 'tab:gray')
-            y = range(len(labels))
-            ax.barh(list(y), vals, xerr=errs, color=colors, capsize=2)
-            ax.set_yticks(list(y))
-            ax.set_yticklabels(labels, fontsize=7)
-            ax.invert_yaxis()
-            ax.axvline(0, color='black', linewidth=0.8)
-            ax.set_xlabel(f'IOPS, {o} vs {self.control}, % (95 % interval); colour = significant')
+        sizes = []
+        for p in m.points:
+            if model.size_class(p) not in sizes:
+                sizes.append(model.size_class(p))
+        for o in m.others:
+            # one panel per size class, side by side; the axis is fitted to
+            # the resolved effects (an interval wider than the axis is
+            # clipped and marked), unresolved points are hollow
+            fam = self.fam[o]
+            lim = [abs(c.mean) + c.half for c in fam.values() if c.significant] or \
+                [abs(c.mean) + c.half for c in fam.values() if c.resolved and c.half < 1]
+            lim = max([0.5] + lim) * 1.3
+            rows = [(d, p) for d in m.devices for p in m.points]
+            fig, axes = plt.subplots(1, len(sizes), figsize=(2.6 * len(sizes) + 1.5, 0.16 * len(rows) / len(sizes) + 1.2),
+                                     sharey=False, squeeze=False)
+            for ax, s in zip(axes[0], sizes):
+                sel = [(d, p) for d, p in rows if model.size_class(p) == s]
+                for y, (d, p) in enumerate(sel):
+                    c = fam.get((d, p))
+                    if c is None:
+                        continue
+                    col = ('tab:red' if c.mean > 0 else 'tab:green') if c.significant else 'tab:gray'
+                    half = 0 if math.isnan(c.half) else min(c.half, lim)
+                    x = max(-lim, min(lim, c.mean))
+                    ax.errorbar([x], [y], xerr=[[half], [half]], fmt='o', color=col, ms=3.5, capsize=1.5,
+                                mfc=col if c.resolved else 'white', lw=0.8)
+                    if c.half > lim:
+                        ax.annotate(f'±{c.half:.0f}', (lim, y), fontsize=5, ha='right', va='center')
+                ax.set_yticks(range(len(sel)))
+                ax.set_yticklabels([f'{d} {p.split("-")[0]}-qd{model.split_point(p)[2]}' for d, p in sel],
+                                   fontsize=5.5)
+                ax.invert_yaxis()
+                ax.set_xlim(-lim, lim)
+                ax.axvline(0, color='black', lw=0.6)
+                ax.set_title(s, fontsize=8)
+                ax.tick_params(axis='x', labelsize=6)
+                ax.grid(axis='x', lw=0.3)
+            fig.supxlabel(f'guest ns per I/O, {o} vs {m.control}, % (95 % interval; red/green: significant, '
+                          'hollow: not resolved)', fontsize=7)
             fig.tight_layout()
-            fig.savefig(os.path.join(self.run, 'plots', f'iops-diff-{o}.png'), dpi=90,
-                        metadata={'Software': None})
+            fig.savefig(os.path.join(self.run, 'plots', f'diff-{o}.png'), dpi=100, metadata={'Software': None})
             plt.close(fig)
-        for d in self.devices:
+        for d in m.devices:
             pts = self.cdf_points(d)
             if not pts:
                 continue
-            fig, axes = plt.subplots(1, len(pts), figsize=(3.2 * len(pts), 3), squeeze=False)
+            fig, axes = plt.subplots(1, len(pts), figsize=(3.4 * len(pts), 3), squeeze=False)
             for ax, p in zip(axes[0], pts):
-                for v in self.variants:
-                    kind, bins = lat_bins(os.path.join(self.rdirs[(d, v)][0], 'share', 'out', p + '.json'))
+                span = []
+                for v in m.variants:
+                    kind, bins = lat_bins(os.path.join(m.out(d, v), p + '.json'))
                     total = sum(c for _, c in bins)
-                    if not total:
+                    if not bins or not total:
                         continue
-                    xs, ys, acc = [], [], 0
+                    xs, ys, acc = [bins[0][0] / 1000.0], [0.0], 0
                     for ns, c in bins:
                         acc += c
                         xs.append(ns / 1000.0)
                         ys.append(acc / total)
                     ax.step(xs, ys, where='post', label=v)
-                ax.set_xscale('log')
+                    span.extend([xs[0], xs[-1]])
+                # log scale only where the latencies span more than a decade;
+                # plain labels on the major ticks only, so they cannot overlap
+                if span and max(span) > 10 * min(span):
+                    ax.set_xscale('log')
+                    ax.xaxis.set_major_formatter(matplotlib.ticker.FuncFormatter(lambda x, _: f'{x:g}'))
+                    ax.xaxis.set_minor_formatter(matplotlib.ticker.NullFormatter())
+                else:
+                    ax.xaxis.set_major_locator(matplotlib.ticker.MaxNLocator(5))
                 ax.set_title(p, fontsize=8)
-                ax.set_xlabel('latency (submission to completion), us' if kind == 'lat' else
-                              'completion latency (clat: no lat percentiles in this run), us',
-                              fontsize=7)
+                ax.set_xlabel('latency, us' if kind == 'lat' else 'completion latency (clat), us', fontsize=7)
                 ax.tick_params(labelsize=7)
             axes[0][0].set_ylabel('fraction of I/Os', fontsize=7)
-            axes[0][-1].legend(fontsize=7)
+            if axes[0][-1].get_legend_handles_labels()[0]:
+                axes[0][-1].legend(fontsize=7)
             fig.tight_layout()
-            fig.savefig(os.path.join(self.run, 'plots', f'lat-cdf-{d}.png'), dpi=90,
-                        metadata={'Software': None})
+            fig.savefig(os.path.join(self.run, 'plots', f'lat-cdf-{d}.png'), dpi=90, metadata={'Software': None})
             plt.close(fig)
 
     def cdf_points(self, d):
         """The points of a device whose latency CDF is plotted: queue depth 1
         of the first random direction, every block size, where every variant
         has a first repeat."""
-        if any((d, v) not in self.rdirs for v in self.variants):
+        if any((d, v) not in self.m.boots for v in self.m.variants):
             return []
-        qd1 = [p for p in self.points if p.endswith('-qd1')]
+        qd1 = [p for p in self.m.points if p.endswith('-qd1')]
         rws = [p.split('-')[0] for p in qd1]
         rw = next((r for r in ('randread', 'read', 'randwrite', 'write') if r in rws), None)
         return [p for p in qd1 if p.split('-')[0] == rw]
 
-    def write(self):
-        self.header()
+    def write(self, plots=True):
         self.headline()
+        self.header()
+        self.points_table()
         self.profiles()
         self.microbench()
         self.ceilings()
         self.requests()
         self.memory()
-        self.details()
         self.lines.append('Raw data: `raw/<device>/<variant>/r<N>/share/out/<point>.json` (fio json+), '
-                          '`.stat0/.stat1` (/proc/stat), `.blockstat0/.blockstat` (disk stat before/after), '
-                          '`ceil-*.json` (ceilings), guest logs '
-                          '(`console.log`, `share/out/dmesg.txt`), metadata (`run.info`, `meta.txt`).')
-        self.plots()
+                          '`.blockstat0/.blockstat` (disk stat before/after), `ceil-*.json` (ceilings), '
+                          'guest logs (`console.log`, `share/out/dmesg.txt`), metadata (`run.info`, '
+                          '`meta.txt`); every metric of every point: [points.csv](points.csv).')
+        self.csv()
+        if plots:
+            self.plots()
+        stale = os.path.join(self.run, 'summary.json')
+        if os.path.exists(stale):   # written by earlier versions; nothing reads it
+            os.remove(stale)
         with open(os.path.join(self.run, 'REPORT.md'), 'w') as f:
             f.write('\n'.join(self.lines) + '\n')
-        with open(os.path.join(self.run, 'summary.json'), 'w') as f:
-            json.dump(self.summary, f, indent=1, sort_keys=True)
-            f.write('\n')
 
 
 def main():
     if len(sys.argv) != 2:
         sys.exit(__doc__)
-    run = sys.argv[1].rstrip('/')
-    if not os.path.exists(os.path.join(run, 'meta.txt')):
-        sys.exit(f'report.py: {run} is not a bench run (no meta.txt); '
-                 'give a results/<run-id> directory made by make bench')
-    Report(run).write()
+    Report(sys.argv[1]).write()
 
 
 if __name__ == "__main__":

@@ -10,7 +10,10 @@
 #   RW="randread randwrite read write"  BS="4k 64k 1M 4M"  QD="1 32"
 #                         the matrix is every combination
 #   ENGINE=io_uring | libaio        REPEATS=3
-#   RUNTIME=300ms (guest time per point; fio units)  RAMP=100ms
+#   RUNTIME=300ms (the shortest window per point; fio units)  RAMP=100ms
+#   FLOOR=0.4             the quantisation floor (%) each point's window is
+#                         sized for: one I/O over the I/Os it holds plus
+#                         fio's 1 ms clock over the window (see window())
 #   MODE=icount (deterministic, the default) | tcg | kvm | auto
 #   PAR=<guests at once> (default: one per core in icount mode, else 1)
 #   PERF="fake:read-1M-qd32 real:read-1M-qd32"  points also profiled with
@@ -35,10 +38,12 @@
 # at once.  Raw files: results/<run-id>/raw/<device>/<variant>/r<N>/ (the
 # qemu/run.sh output directory: run.info, console.log, share/out/*.json ...).
 # A boot is kept only when it passed (RESULT = pass, written last); a rerun
-# with the same RUN_ID skips kept boots and runs the rest.
+# with the same RUN_ID skips the kept boots whose job (plan and mode) is
+# this run's, and runs the rest.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/common/lib.sh"
+. "$top/bench/lib.sh"
 
 read -r -a devices <<<"${DEVICES:-real fake}"
 read -r -a rws <<<"${RW:-randread randwrite read write}"
@@ -50,6 +55,8 @@ engine=${ENGINE:-io_uring}
 repeats=${REPEATS:-3}
 runtime=${RUNTIME:-300ms}
 ramp=${RAMP:-100ms}
+floor=${FLOOR:-0.4}
+[[ $floor =~ ^[0-9]*\.?[0-9]+$ ]] || die "FLOOR must be a percentage, e.g. 0.4, not '$floor'"
 mode=${MODE:-icount}
 case ${MICROBENCH:-1} in 0|1) ;; *) die "MICROBENCH must be 0 or 1, not '$MICROBENCH'" ;; esac
 case ${DECISION:-1} in 0|1) ;; *) die "DECISION must be 0 or 1, not '$DECISION'" ;; esac
@@ -76,6 +83,9 @@ done
 case $engine in io_uring|libaio) ;; *) die "unknown engine '$engine': use io_uring or libaio" ;; esac
 case $mode in icount|tcg|kvm) ;; *) die "unknown mode '$mode': use icount, tcg, kvm or auto" ;; esac
 [[ $repeats =~ ^[1-9][0-9]*$ ]] || die "REPEATS must be a positive integer, not '$repeats'"
+# perf's sampling starts this long after fio: its start-up (dynamic
+# linking, page clearing: about 100 ms of guest time) and the ramp
+perf_delay=$(($(ms "$ramp") + 100))
 if [ "$mode" = icount ]; then par=${PAR:-$(nproc)}; else par=${PAR:-1}; fi
 
 read -r -a variants_list <<<"${VARIANTS:-$(variants | tr '\n' ' ')}"
@@ -108,14 +118,35 @@ if [ -n "${BOOTS:-}" ]; then
 	done
 	jobs_list=("${sel[@]}")
 fi
+# PERF points outside the matrix would be listed but never run: drop them
+# with a note (the default PERF names read-1M-qd32 on real and fake)
+kept_perfs=()
+for pp in "${perfs[@]}"; do
+	if [[ " ${devices[*]} " == *" ${pp%%:*} "* ]] && [[ " ${points[*]} " == *" ${pp#*:} "* ]]; then
+		kept_perfs+=("$pp")
+	else
+		note "bench: PERF point $pp is not in this matrix (DEVICES, RW, BS, QD): not profiled"
+	fi
+done
+perfs=("${kept_perfs[@]}")
+
+# the project's own commit (and whether the checkout had changes)
+project_commit="unknown (not a git checkout)"
+if [ -e "$top/.git" ]; then
+	project_commit=$(git -C "$top" rev-parse HEAD)
+	git -C "$top" diff --quiet HEAD -- . ':!results' || project_commit="$project_commit with uncommitted changes"
+fi
+
 mkdir -p "$out/raw"
 {
 	echo "run_id $run_id"
+	echo "project_commit $project_commit"
 	echo "mode $mode"
 	echo "engine $engine"
 	echo "repeats $repeats"
 	echo "runtime $runtime"
 	echo "ramp $ramp"
+	echo "floor_target $floor"
 	echo "devices ${devices[*]}"
 	echo "device_real scsi_debug dev_size_mb=1024 delay=0"
 	echo "device_fake scsi_debug dev_size_mb=1024 delay=0 fake_rw=1"
@@ -124,6 +155,7 @@ mkdir -p "$out/raw"
 	[ "$mode" = icount ] && echo "device_qemu_note guest idle=poll (icount mode; QEMU disks complete in host time)"
 	for p in "${points[@]}"; do echo "point $p"; done
 	for p in "${perfs[@]}"; do echo "perf $p"; done
+	echo "perf_delay_ms $perf_delay"
 	for p in "${ceils[@]}"; do echo "ceil $p"; done
 	echo "variants ${variants_list[*]}"
 	echo "base $(base_desc)"
@@ -131,9 +163,9 @@ mkdir -p "$out/raw"
 	echo "host_cpu $(sed -n 's/^model name\t*: //p' /proc/cpuinfo | head -n 1)"
 } >"$out/meta.txt"
 
-# plan DEVICE: the guest plan of one boot.  Per point: /proc/stat and the
-# disk's block stat before and after it (guest CPU time per I/O, and the
-# size of the requests that reached the disk), and fio json+.  Outside the
+# plan DEVICE: the guest plan of one boot.  Per point: the disk's block
+# stat before and after it (the size of the requests that reached the
+# disk), and fio json+.  Outside the
 # measured runs: the microbenchmark (first repeat only: in icount mode its
 # figures do not change between boots), perf at the PERF points, and, in the
 # first repeat only: the sg pool slab objects in use at the 4M points (an
@@ -162,22 +194,21 @@ plan() {
 	echo 'seed=$(cat "$SGB_SHARE/seed")'
 	echo 'cp /proc/kallsyms "$SGB_OUT/kallsyms"'
 	[ "${MICROBENCH:-1}" = 1 ] &&
-		echo 'if [ "$seed" = 1 ] && modprobe sg_api_bench 2>/dev/null; then cp /sys/kernel/debug/sg_api_bench/results.json "$SGB_OUT/microbench.json"; rmmod sg_api_bench; fi'
+		echo 'if [ "$seed" = 1 ]; then if modprobe sg_api_bench; then cp /sys/kernel/debug/sg_api_bench/results.json "$SGB_OUT/microbench.json"; rmmod sg_api_bench; else echo "bench: modprobe sg_api_bench failed (above): no microbenchmark in this boot" >&2; fi; fi'
 	for p in "${order[@]}"; do
 		rw=${p%%-*} bs=${p#*-} bs=${bs%-qd*} qd=${p##*-qd}
-		local fio="fio --name=$p --filename=/dev/\$disk --direct=1 --ioengine=$engine --rw=$rw --bs=$bs --iodepth=$qd --time_based --runtime=$runtime --ramp_time=$ramp --randseed=\$seed --lat_percentiles=1 --output-format=json+"
-		echo "head -n 1 /proc/stat >\$SGB_OUT/$p.stat0"
+		local fio="fio --name=$p --filename=/dev/\$disk --direct=1 --ioengine=$engine --rw=$rw --bs=$bs --iodepth=$qd --time_based --runtime=$(window "$dev" "$bs" "$runtime" "$floor")ms --ramp_time=$ramp --randseed=\$seed --lat_percentiles=1 --output-format=json+"
 		echo "block_stat \$disk >\$SGB_OUT/$p.blockstat0"
 		echo "$fio --output=\$SGB_OUT/$p.json"
-		echo "head -n 1 /proc/stat >\$SGB_OUT/$p.stat1"
 		echo "block_stat \$disk >\$SGB_OUT/$p.blockstat"
 		[ "$bs" = 4M ] && echo "[ \"\$seed\" != 1 ] || slab_peak \$SGB_OUT/$p.slabinfo $fio --output=/dev/null"
 		for pp in "${perfs[@]}"; do
 			[ "$pp" = "$dev:$p" ] || continue
 			# perf.data goes to tmpfs first: writing it to the 9p share
 			# while recording would put 9p in the profile
-			echo "perf record -q -a -g -e cpu-clock -F 4999 -o /tmp/$p.perf.data -- $fio --output=/dev/null >/dev/null 2>&1"
-			echo "perf report -q -i /tmp/$p.perf.data --stdio --no-children --sort sym -g none --percent-limit 0.3 >\$SGB_OUT/$p.perf.txt 2>/dev/null"
+			# -D: start sampling after fio's start-up and ramp
+			echo "perf record -q -a -g -e cpu-clock -F 4999 -D $perf_delay -o /tmp/$p.perf.data -- $fio --output=/dev/null >\$SGB_OUT/$p.perf.log 2>&1"
+			echo "perf report -q -i /tmp/$p.perf.data --stdio --no-children --sort sym -g none --percent-limit 0.3 -t '|' >\$SGB_OUT/$p.perf.txt"
 			echo "mv /tmp/$p.perf.data \$SGB_OUT/$p.perf.data"
 		done
 	done
@@ -205,7 +236,7 @@ boot() {
 	local d=$1 v=$2 r=$3 dir tmp
 	dir=$out/raw/$d/$v/r$r
 	tmp=$out/raw/$d/$v/.r$r.tmp
-	rm -rf "$tmp"
+	rm -rf "$tmp" "$tmp.stderr"
 	mkdir -p "$(dirname "$tmp")"
 	# A QEMU disk completes in host time.  In icount mode an idle vCPU lets
 	# the virtual clock jump to the next timer deadline, so a completion
@@ -217,10 +248,19 @@ boot() {
 		[ "$mode" = icount ] && disks+=(-a idle=poll)
 		;;
 	esac
-	if ! "$top/qemu/run.sh" -v "$v" -p "$out/plan-$d-r$r.sh" -o "$tmp" -m "$mode" -M 2048 -t "${TIMEOUT:-1800}" "${disks[@]}" 2>/dev/null; then
-		echo "$d $v r$r: $(cat "$tmp/RESULT" 2>/dev/null || echo 'no result')" >>"$out/failed.txt"
+	# qemu/run.sh's own messages go beside the boot (run.stderr), not to
+	# the terminal the progress lines share
+	if ! "$top/qemu/run.sh" -v "$v" -p "$out/plan-$d-r$r.sh" -o "$tmp" -m "$mode" -M 2048 -t "${TIMEOUT:-1800}" "${disks[@]}" 2>"$tmp.stderr"; then
+		local why
+		if [ -f "$tmp/RESULT" ]; then
+			why=$(cat "$tmp/RESULT")
+		else
+			why="no RESULT: $(tail -n 1 "$tmp.stderr")"
+		fi
+		echo "$d $v r$r: $why (qemu/run.sh said: ${tmp#"$out"/}.stderr)" >>"$out/failed.txt"
 		return 1
 	fi
+	mv "$tmp.stderr" "$tmp/run.stderr"
 	rm -rf "$dir"
 	mv "$tmp" "$dir"
 }
@@ -264,11 +304,14 @@ note "bench: ${#points[@]} points x ${#devices[@]} devices x ${#variants_list[@]
 for j in "${jobs_list[@]}"; do
 	read -r d v r <<<"$j"
 	n=$((n + 1))
-	if [ "$(cat "$out/raw/$d/$v/r$r/RESULT" 2>/dev/null)" = pass ]; then
+	case $(job_state "$out/raw/$d/$v/r$r" "$out/plan-$d-r$r.sh" "$mode") in
+	kept)
 		note "[$n/$total] $d $v repeat $r: already complete, kept"
 		kept=$((kept + 1))
 		continue
-	fi
+		;;
+	stale) note "[$n/$total] $d $v repeat $r: complete, but its job differs from this run's (plan or mode): run again" ;;
+	esac
 	while [ "$running" -ge "$par" ]; do
 		wait -n || true
 		running=$((running - 1))
@@ -284,7 +327,7 @@ done
 kill $monitor_pid 2>/dev/null || true
 if [ -s "$out/failed.txt" ]; then
 	sed 's/^/sgbench: failed boot: /' "$out/failed.txt" >&2
-	die "bench: $(wc -l <"$out/failed.txt") boot(s) failed (logs under $out/raw/*/*/.r*.tmp); completed boots are kept: rerun with RUN_ID=$run_id to resume"
+	die "bench: $(wc -l <"$out/failed.txt") boot(s) failed (logs under $out/raw/*/*/.r*.tmp and .r*.tmp.stderr); completed boots are kept: rerun with RUN_ID=$run_id to resume"
 fi
 fio_s=$(($(date +%s) - t0))
 note "bench: the fio part took $fio_s s wall"

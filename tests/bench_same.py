@@ -16,7 +16,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'bench'))
-import fiojson  # noqa: E402
+import model  # noqa: E402
 
 
 def iops(run):
@@ -26,9 +26,8 @@ def iops(run):
         dev, var, rep, point = parts[-6], parts[-5], parts[-4], os.path.basename(path)[:-5]
         if point == 'microbench' or point.startswith('ceil-'):
             continue
-        job = fiojson.jobs(fiojson.load(path))[0]
-        d = job['read'] if job['read']['io_bytes'] >= job['write']['io_bytes'] else job['write']
-        out[(dev, var, rep, point)] = (d['iops'], d['total_ios'])
+        row = model.read_fio(path, model.bs_bytes(model.split_point(point)[1]))
+        out[(dev, var, rep, point)] = (row['iops'], row['ios'])
     return out
 
 

@@ -1,0 +1,364 @@
+"""The bench's results model: what report.py and decision.py both read.
+
+A run directory holds meta.txt (the run description: matrix, kernels,
+project commit) and raw/<device>/<variant>/r<N>/ per boot (kept only when
+its RESULT is "pass").  load(run) reads them into rows of (device, variant,
+repeat, point, metrics), one reader per file format, and compare() gives
+the paired A/B statistics every report uses.  Nothing here reads a file
+that report.py or decision.py write.
+
+Metrics per row (the main direction of fio's json+ output):
+  ios          I/Os completed in the measured window (fio total_ios)
+  window_ms    the window (fio's runtime of that direction, whole ms)
+  iops         ios / window
+  bw_mib       ios x block size / window, in MiB/s.  Not fio's io_bytes:
+               at queue depth > 1 that also counts the I/Os in flight when
+               the ramp ended, so it can exceed what was completed.
+  ns_per_io    window / ios: guest ns per completed I/O (in icount mode
+               guest time counts instructions, 1 instruction = 1 ns)
+  lat_*_us     fio's total latency (submission to completion), mean and
+               percentiles
+  req_kib      mean size of the requests the disk completed (block stat
+               before and after the point)
+"""
+import glob
+import json
+import math
+import os
+import re
+import statistics
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import fiojson  # noqa: E402
+
+CONTROL = 'sg_table'
+ALPHA = 0.05          # family-wise error rate, Holm's step-down rule
+POWER_T = 0.80        # power of the minimum detectable effect
+QEMU_DEVICES = ('virtio', 'pvscsi')
+
+
+def bs_bytes(text):
+    """'4k' -> 4096, '1M' -> 1048576 (fio's binary units)."""
+    m = re.match(r'^(\d+)([kKmMgG]?)$', text)
+    if not m:
+        raise ValueError(f'bad block size {text!r}: use e.g. 4k, 1M')
+    return int(m.group(1)) * {'': 1, 'k': 1024, 'm': 1 << 20, 'g': 1 << 30}[m.group(2).lower()]
+
+
+def split_point(point):
+    """'randread-4k-qd32' -> ('randread', '4k', 32)."""
+    rw, bs, qd = point.split('-')
+    return rw, bs, int(qd[2:])
+
+
+def size_class(point):
+    return split_point(point)[1]
+
+
+# ------------------------------------------------------------ readers
+
+def read_kv(path):
+    """'key value...' lines (meta.txt, run.info) -> {key: [values]}."""
+    out = {}
+    with open(path) as f:
+        for line in f:
+            k, _, v = line.rstrip('\n').partition(' ')
+            if k:
+                out.setdefault(k, []).append(v)
+    return out
+
+
+def main_direction(job):
+    """The direction fio ran (read or write) of one job of fiojson.jobs()."""
+    return job['read'] if job['read']['total_ios'] >= job['write']['total_ios'] else job['write']
+
+
+def read_fio(path, bs):
+    """One fio json(+) file of a point: the metrics above (without req_kib)."""
+    doc = fiojson.load(path)
+    d = main_direction(fiojson.jobs(doc)[0])
+    ios, ms = d['total_ios'], d['runtime_ms']
+    if not ms:
+        raise ValueError(f'{path}: fio reports a runtime of 0 ms')
+    nus = lambda ns: None if ns is None else ns / 1000.0  # noqa: E731
+    return {'ios': ios, 'window_ms': ms,
+            'iops': ios * 1000.0 / ms,
+            'bw_mib': ios * bs * 1000.0 / ms / 1048576.0,
+            'ns_per_io': ms * 1e6 / ios if ios else None,
+            'lat_mean_us': nus(d['lat_mean_ns']), 'lat_p50_us': nus(d['lat_p50_ns']),
+            'lat_p99_us': nus(d['lat_p99_ns']), 'lat_p999_us': nus(d['lat_p999_ns'])}
+
+
+def request_kib(outdir, point):
+    """Mean size of the requests the disk completed during a point (KiB),
+    from its block stat before and after, or None."""
+    try:
+        with open(os.path.join(outdir, point + '.blockstat0')) as f0, \
+                open(os.path.join(outdir, point + '.blockstat')) as f1:
+            a = [int(x) for x in f0.read().split()]
+            b = [int(x) for x in f1.read().split()]
+    except FileNotFoundError:
+        return None
+    ios = (b[0] - a[0]) + (b[2] - a[2])
+    sectors = (b[1] - a[1]) + (b[3] - a[3])
+    return sectors / 2.0 / ios if ios > 0 else None
+
+
+def read_slabinfo(path):
+    """The sg pool caches (sgpool-N, sgring-N) of a /proc/slabinfo copy:
+    {name: {'active': n, 'total': n, 'objsize': B, 'per_slab': n, 'slabs': n}}."""
+    out = {}
+    with open(path) as f:
+        for line in f:
+            p = line.split()
+            if p and re.match(r'sg(pool|ring)-\d+$', p[0]):
+                out[p[0]] = {'active': int(p[1]), 'total': int(p[2]), 'objsize': int(p[3]),
+                             'per_slab': int(p[4]), 'slabs': int(p[14])}
+    return out
+
+
+def read_json(path):
+    with open(path) as f:
+        return json.load(f)
+
+
+def read_kallsyms(path):
+    """/proc/kallsyms -> {address: [names]}."""
+    out = {}
+    with open(path) as f:
+        for line in f:
+            p = line.split()
+            if len(p) >= 3:
+                out.setdefault(int(p[0], 16), []).append(p[2])
+    return out
+
+
+IDLE_NAMES = ('__cpuidle_text_start', 'native_safe_halt', 'default_idle', 'arch_cpu_idle',
+              'cpu_idle_poll', 'default_idle_call', 'do_idle')
+
+
+def idle_aliases(kallsyms):
+    """The names that share an address with an idle-loop symbol: perf shows
+    whichever name it picks (6.1's __sched_text_end is the address of
+    __cpuidle_text_start and native_safe_halt)."""
+    names = set()
+    for syms in kallsyms.values():
+        if any(s in IDLE_NAMES for s in syms):
+            names.update(syms)
+    return names
+
+
+def read_perf(path, idle=()):
+    """'perf report --sort sym -t "|"' output (' 28.81% |[k] name'; runs
+    before issue 14 kept the padded text without -t, ' 28.81%  [k] name'):
+    [(share %, symbol)], symbols in IDLE renamed 'idle loop (<symbol>)'."""
+    top = []
+    with open(path) as f:
+        for line in f:
+            m = re.match(r'\s*([0-9.]+)%\s*\|?\s*\[[k.]\]\s+(\S+)', line)
+            if m:
+                sym = m.group(2)
+                top.append((float(m.group(1)), f'idle loop ({sym})' if sym in idle else sym))
+    return top
+
+
+# ------------------------------------------------------------ the run
+
+class Run:
+    """A bench run: meta, the kept boots and the rows."""
+
+    def __init__(self, path):
+        self.path = path.rstrip('/')
+        meta = os.path.join(self.path, 'meta.txt')
+        if not os.path.exists(meta):
+            sys.exit(f'{self.path} is not a bench run (no meta.txt): give a results/<run-id> '
+                     'directory made by make bench')
+        self.meta = read_kv(meta)
+        self.mode = self.meta['mode'][0]
+        self.variants = self.meta['variants'][0].split()
+        self.devices = self.meta['devices'][0].split()
+        self.points = self.meta.get('point', [])
+        self.repeats = int(self.meta['repeats'][0])
+        self.control = CONTROL if CONTROL in self.variants else self.variants[0]
+        self.others = [v for v in self.variants if v != self.control]
+        self.boots = {}     # (device, variant) -> {repeat: boot dir}
+        self.rows = {}      # (device, variant, point) -> {repeat: metrics}
+        for d in self.devices:
+            for v in self.variants:
+                for rdir in sorted(glob.glob(os.path.join(self.path, 'raw', d, v, 'r*'))):
+                    m = re.match(r'r(\d+)$', os.path.basename(rdir))
+                    if not m or not self._passed(rdir):
+                        continue
+                    r = int(m.group(1))
+                    self.boots.setdefault((d, v), {})[r] = rdir
+                    for p in self.points:
+                        self.rows.setdefault((d, v, p), {})[r] = self._row(rdir, p)
+
+    @staticmethod
+    def _passed(rdir):
+        try:
+            with open(os.path.join(rdir, 'RESULT')) as f:
+                return f.read().strip() == 'pass'
+        except FileNotFoundError:
+            return False
+
+    def _row(self, rdir, point):
+        out = os.path.join(rdir, 'share', 'out')
+        path = os.path.join(out, point + '.json')
+        if not os.path.exists(path):
+            sys.exit(f'{path} is missing: the boot is marked complete but has no data for this '
+                     'point (its job differs from meta.txt: rerun it)')
+        row = read_fio(path, bs_bytes(split_point(point)[1]))
+        row['req_kib'] = request_kib(out, point)
+        return row
+
+    def out(self, device, variant, repeat=None):
+        """share/out of a boot: the given repeat, else the first kept one."""
+        b = self.boots.get((device, variant), {})
+        if not b:
+            return None
+        return os.path.join(b[repeat if repeat is not None else min(b)], 'share', 'out')
+
+    def values(self, d, v, p, key):
+        return [m[key] for _, m in sorted(self.rows.get((d, v, p), {}).items()) if m.get(key) is not None]
+
+    def complete(self):
+        return all(len(self.boots.get((d, v), {})) == self.repeats
+                   for d in self.devices for v in self.variants)
+
+    # -------------------------------------------------------- comparisons
+
+    def compare(self, d, p, other, key='ns_per_io'):
+        """Paired comparison of OTHER against the control at one point."""
+        a = self.rows.get((d, self.control, p), {})
+        b = self.rows.get((d, other, p), {})
+        reps = sorted(r for r in set(a) & set(b) if a[r].get(key) and b[r].get(key) is not None)
+        if not reps:
+            return None
+        ios = min(min(a[r]['ios'], b[r]['ios']) for r in reps)
+        win = min(min(a[r]['window_ms'], b[r]['window_ms']) for r in reps)
+        return paired([a[r][key] for r in reps], [b[r][key] for r in reps],
+                      quantum_floor(ios, win))
+
+    def family(self, other, key='ns_per_io'):
+        """Every point of every device compared, Holm-adjusted over the lot:
+        {(device, point): Comparison}."""
+        out = {}
+        for d in self.devices:
+            for p in self.points:
+                c = self.compare(d, p, other, key)
+                if c:
+                    out[(d, p)] = c
+        holm(list(out.values()))
+        return out
+
+    def classes(self, other, key='ns_per_io'):
+        """Per device and size class: the per-repeat mean of the paired
+        differences over the class's points, as one comparison (its floor
+        is the mean of the points' floors), plus the points of the class
+        that are significant: {(device, size): (Comparison, [(point,
+        Comparison)])}.  Holm over the classes."""
+        fam = self.family(other, key)
+        sizes = []
+        for p in self.points:
+            if size_class(p) not in sizes:
+                sizes.append(size_class(p))
+        out = {}
+        for d in self.devices:
+            for s in sizes:
+                pts = [(p, fam[(d, p)]) for p in self.points if size_class(p) == s and (d, p) in fam]
+                if not pts:
+                    continue
+                n = min(len(c.diffs) for _, c in pts)
+                per_rep = [statistics.fmean(c.diffs[i] for _, c in pts) for i in range(n)]
+                base = statistics.fmean(statistics.fmean(c.base) for _, c in pts)
+                c = from_diffs(per_rep, statistics.fmean(c.floor for _, c in pts), base)
+                out[(d, s)] = (c, pts)
+        holm([c for c, _ in out.values()])
+        return out
+
+
+# ------------------------------------------------------------ statistics
+
+def quantum_floor(ios, window_ms):
+    """The smallest difference (%) one repeat can show: one I/O over the
+    completed I/Os, plus fio's clock (the window is reported in whole ms)."""
+    return 100.0 / ios + 100.0 / window_ms if ios else float('inf')
+
+
+def t_quantile(q, dof):
+    from scipy import stats
+    return float(stats.t.ppf(q, dof))
+
+
+class Comparison:
+    """Paired differences in % of the control, per repeat.
+
+    mean, half: the mean and the half-width of its 95 % t interval (nan
+    with one repeat); floor: the quantisation floor (%); mde: the minimum
+    detectable effect (two-sided 5 %, power 80 %) from the paired spread;
+    resolution = max(floor, mde); p: the paired t test's p value (None when
+    there is no spread or one repeat: such a difference is never called
+    significant); significant: Holm-adjusted p < ALPHA and |mean| above the
+    floor; resolved: the interval is at least the floor wide or the
+    difference exceeds the floor (else the rig cannot tell)."""
+
+    def __init__(self, diffs, floor, base, mean_abs=None):
+        self.diffs = diffs
+        self.n = len(diffs)
+        self.floor = floor
+        self.base = base
+        self.mean = statistics.fmean(diffs)
+        self.mean_abs = mean_abs   # the mean difference in the metric's unit
+        self.p = None
+        self.half = self.mde = float('nan')
+        if self.n >= 2:
+            sd = statistics.stdev(diffs)
+            se = sd / math.sqrt(self.n)
+            self.half = t_quantile(0.975, self.n - 1) * se
+            self.mde = (t_quantile(0.975, self.n - 1) + t_quantile(POWER_T, self.n - 1)) * se
+            if sd > 0:
+                from scipy import stats
+                self.p = float(2 * stats.t.sf(abs(self.mean) / se, self.n - 1))
+        self.resolution = max(floor, self.mde) if not math.isnan(self.mde) else float('nan')
+        self.p_holm = None
+        self.significant = False
+
+    @property
+    def resolved(self):
+        """False where the rig cannot tell the kernels apart at this point:
+        one repeat, or a difference and an interval both under the floor."""
+        if math.isnan(self.half):
+            return False
+        return abs(self.mean) > self.floor or self.half >= self.floor
+
+    def verdict(self):
+        if self.significant:
+            return 'significant'
+        if not self.resolved:
+            return 'not resolved'
+        return 'no difference shown'
+
+
+def paired(a, b, floor):
+    """Comparison of B against A, paired by position (repeat)."""
+    diffs = [100.0 * (y - x) / x for x, y in zip(a, b)]
+    return Comparison(diffs, floor, a, statistics.fmean(y - x for x, y in zip(a, b)))
+
+
+def from_diffs(diffs, floor, base):
+    return Comparison(diffs, floor, [base], base * statistics.fmean(diffs) / 100.0)
+
+
+def holm(comps):
+    """Holm's step-down rule over COMPS (Comparisons with a p value): sets
+    p_holm and significant on each."""
+    tested = sorted((c for c in comps if c.p is not None), key=lambda c: c.p)
+    m = len(tested)
+    running = 0.0
+    for i, c in enumerate(tested):
+        running = max(running, min(1.0, (m - i) * c.p))
+        c.p_holm = running
+        c.significant = running < ALPHA and abs(c.mean) > c.floor
+    return comps

@@ -1,0 +1,250 @@
+"""Host-side tests of the results model (bench/model.py) and of the reports
+read through it: only valid metrics, paired statistics with a stated
+resolution, the headline, DECISION.md from raw files alone."""
+import json
+import os
+import shutil
+import sys
+import tempfile
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, '..', '..', 'bench'))
+DATA = os.path.join(HERE, '..', 'data')
+
+import decision  # noqa: E402
+import model  # noqa: E402
+import report  # noqa: E402
+
+
+def fio_json(point, ios, ms, inflight=0, lat_ns=1000.0):
+    """A fio json document of one point: IOS completed in MS; io_bytes also
+    counts INFLIGHT I/Os (what fio does at queue depth > 1)."""
+    rw, bs, _ = model.split_point(point)
+    size = model.bs_bytes(bs)
+    d = {'io_bytes': (ios + inflight) * size, 'total_ios': ios, 'runtime': ms,
+         'iops': ios * 1000.0 / ms, 'bw_bytes': (ios + inflight) * size * 1000 // ms,
+         'lat_ns': {'mean': lat_ns, 'percentile': {'50.000000': 1000, '99.000000': 2000,
+                                                   '99.900000': 3000}}}
+    empty = {'io_bytes': 0, 'total_ios': 0, 'runtime': 0, 'iops': 0.0, 'bw_bytes': 0}
+    main = 'read' if 'read' in rw else 'write'
+    job = {'jobname': point, 'error': 0, 'read': empty, 'write': empty}
+    job[main] = d
+    return {'jobs': [job]}
+
+
+def make_run(top, name, ios, points=('randread-4k-qd1',), devices=('fake',), extra_meta=()):
+    """A run directory: IOS[(device, variant, point)] = [I/Os per repeat]
+    in a 300 ms window each."""
+    run = os.path.join(top, name)
+    reps = max(len(v) for v in ios.values())
+    os.makedirs(os.path.join(run, 'raw'))
+    with open(os.path.join(run, 'meta.txt'), 'w') as f:
+        f.write('run_id fixture\nproject_commit 0123abc\nmode icount\nengine io_uring\n'
+                f'repeats {reps}\nruntime 300ms\nramp 100ms\ndevices {" ".join(devices)}\n')
+        for d in devices:
+            f.write(f'device_{d} scsi_debug fixture\n')
+        f.write(''.join(f'point {p}\n' for p in points))
+        f.write('variants sg_ring sg_table\nbase linux fixture\nqemu QEMU fixture\nhost_cpu fixture\n')
+        f.write(''.join(line + '\n' for line in extra_meta))
+    for (d, v, p), per_rep in ios.items():
+        for r, n in enumerate(per_rep, 1):
+            out = os.path.join(run, 'raw', d, v, f'r{r}', 'share', 'out')
+            os.makedirs(out, exist_ok=True)
+            with open(os.path.join(out, p + '.json'), 'w') as f:
+                json.dump(fio_json(p, n, 300, inflight=10), f)
+            with open(os.path.join(run, 'raw', d, v, f'r{r}', 'RESULT'), 'w') as f:
+                f.write('pass\n')
+    return run
+
+
+class MetricsTest(unittest.TestCase):
+    def test_bandwidth_counts_completed_ios_not_io_bytes(self):
+        # real write-4M-qd32 of ref-icount-2: 62 I/Os completed in 303 ms,
+        # io_bytes 83 I/Os' worth (the ones in flight when the ramp ended)
+        row = model.read_fio(os.path.join(DATA, 'fio-write-4M-qd32-inflight.json'), 4 << 20)
+        self.assertEqual(row['ios'], 62)
+        self.assertEqual(row['window_ms'], 303)
+        self.assertAlmostEqual(row['bw_mib'], 62 * 4 * 1000 / 303.0)
+        self.assertLess(row['bw_mib'], 1000)           # fio's bw_bytes gives 1096
+        self.assertAlmostEqual(row['ns_per_io'], 303e6 / 62)
+
+    def test_no_proc_stat_metric(self):
+        row = model.read_fio(os.path.join(DATA, 'fio-write-4M-qd32-inflight.json'), 4 << 20)
+        self.assertNotIn('cpu_ns_per_io', row)
+        self.assertNotIn('cpu_ns_per_io', [k for k, _, _ in report.METRICS])
+
+    def test_idle_loop_is_named_idle(self):
+        tmp = tempfile.mkdtemp()
+        try:
+            ks = os.path.join(tmp, 'kallsyms')
+            with open(ks, 'w') as f:
+                f.write('ffffffff81361970 t native_safe_halt\nffffffff81361970 T __cpuidle_text_start\n'
+                        'ffffffff81361970 T __sched_text_end\nffffffff81000000 T sg_next\n')
+            txt = os.path.join(tmp, 'p.perf.txt')
+            with open(txt, 'w') as f:
+                f.write('    17.11%  [k] __sched_text_end\n     4.00%  [k] sg_next\n')
+            top = model.read_perf(txt, model.idle_aliases(model.read_kallsyms(ks)))
+            self.assertEqual(top, [(17.11, 'idle loop (__sched_text_end)'), (4.0, 'sg_next')])
+        finally:
+            shutil.rmtree(tmp)
+
+    def test_perf_report_with_field_separator(self):
+        # perf report -q --stdio --no-children --sort sym -g none -t '|' (host perf 6.1)
+        top = model.read_perf(os.path.join(DATA, 'perf-report-t.txt'), {'pvm_irq_enable'})
+        self.assertEqual(top[0], (28.81, 'idle loop (pvm_irq_enable)'))
+        self.assertEqual(top[1], (6.78, '0x000000000013f776'))
+
+    def test_slabinfo_reads_slabs_and_objects_per_slab(self):
+        s = model.read_slabinfo(os.path.join(DATA, 'decision-run', 'raw', 'real', 'sg_ring', 'r1',
+                                             'share', 'out', 'read-4M-qd32.slabinfo'))
+        self.assertTrue(s)
+        for x in s.values():
+            self.assertEqual(x['total'], x['slabs'] * x['per_slab'])
+
+
+class StatisticsTest(unittest.TestCase):
+    def test_identical_repeats_are_never_significant_nor_plus_minus_zero(self):
+        # real read-4M-qd32 of ref-icount-2: 35 I/Os in every repeat, both kernels
+        c = model.paired([305e6 / 35] * 3, [305e6 / 35] * 3, model.quantum_floor(35, 305))
+        self.assertFalse(c.significant)
+        self.assertIsNone(c.p)
+        self.assertFalse(c.resolved)
+        self.assertEqual(c.verdict(), 'not resolved')
+        self.assertIn('not resolved', report.cell(c))
+        self.assertGreater(c.floor, 2.8)          # one I/O in 35 is 2.86 %
+
+    def test_constant_step_without_spread_is_not_significant(self):
+        model.holm([c := model.paired([100.0] * 3, [101.0] * 3, 0.01)])
+        self.assertFalse(c.significant)
+
+    def test_pairing_removes_the_repeat_effect(self):
+        # the repeats differ by 10 % (order, layout), sg_ring is 1 % slower in each
+        a = [100.0, 110.0, 105.0]
+        b = [101.0, 111.05, 106.1]
+        c = model.paired(a, b, 0.01)
+        model.holm([c])
+        self.assertTrue(c.significant)
+        self.assertAlmostEqual(c.mean, 1.0, places=1)
+        self.assertLess(c.half, 0.2)
+
+    def test_holm_over_many_comparisons(self):
+        comps = [model.paired([100.0, 100.0, 100.0], [101.0, 101.2, 100.8 + i * 0.01], 0.01) for i in range(3)]
+        comps += [model.paired([100.0, 100.0, 100.0], [100.5, 99.0, 101.6], 0.01) for _ in range(50)]
+        model.holm(comps)
+        ps = sorted(c.p for c in comps)
+        self.assertLess(ps[0], 0.05)
+        # Holm multiplies the smallest p by the number of tests
+        best = min(comps, key=lambda c: c.p)
+        self.assertAlmostEqual(best.p_holm, min(1.0, best.p * len(comps)))
+        self.assertFalse(any(c.significant for c in comps[3:]))
+
+    def test_difference_under_the_floor_is_not_significant(self):
+        c = model.paired([1000.0, 1010.0, 1005.0], [1001.0, 1011.1, 1006.0], 0.5)
+        model.holm([c])
+        self.assertFalse(c.significant)
+
+    def test_resolution_is_the_floor_or_the_detectable_effect(self):
+        c = model.paired([100.0, 100.0, 100.0], [101.0, 103.0, 99.0], 0.3)
+        self.assertGreater(c.mde, c.half)          # power 80 % needs more than the interval
+        self.assertEqual(c.resolution, max(c.floor, c.mde))
+
+
+class ReportTest(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp()
+
+    def tearDown(self):
+        shutil.rmtree(self.tmp)
+
+    def read(self, run, name):
+        with open(os.path.join(run, name)) as f:
+            return f.read()
+
+    def test_headline_in_the_first_40_lines_and_no_plus_minus_zero(self):
+        points = ['randread-4k-qd1', 'randread-4M-qd32']
+        ios = {}
+        for d in ('real', 'fake'):
+            ios[(d, 'sg_table', points[0])] = [18925, 18920, 18924]
+            ios[(d, 'sg_ring', points[0])] = [18808, 18809, 18803]
+            ios[(d, 'sg_table', points[1])] = [35, 35, 35]
+            ios[(d, 'sg_ring', points[1])] = [35, 35, 35]
+        run = make_run(self.tmp, 'r', ios, points, ('real', 'fake'),
+                       extra_meta=['perf fake:read-1M-qd32'])
+        report.Report(run).write()  # with the plots, once
+        lines = self.read(run, 'REPORT.md').splitlines()
+        head = [i for i, ln in enumerate(lines) if ln.startswith('| device | size |')]
+        self.assertTrue(head and head[0] < 40, head)
+        text = '\n'.join(lines)
+        self.assertNotIn('± 0.00 %', text)
+        self.assertIn('| real | 4M | not resolved', text)
+        # a perf point that was not run has no section
+        self.assertNotIn('Where the time goes', text)
+        self.assertNotIn('microbenchmark', text)
+        self.assertTrue(os.path.exists(os.path.join(run, 'points.csv')))
+        self.assertFalse(os.path.exists(os.path.join(run, 'summary.json')))
+
+    def test_single_repeat_renders_and_says_so(self):
+        # make test's small bench runs REPEATS=1; its resume check reads 'Status: complete'
+        run = make_run(self.tmp, 'one', {('fake', 'sg_table', 'randread-4k-qd1'): [100],
+                                         ('fake', 'sg_ring', 'randread-4k-qd1'): [99]})
+        report.Report(run).write(plots=False)
+        text = self.read(run, 'REPORT.md')
+        self.assertRegex(text, r'(?m)^Status: complete\.$')
+        self.assertIn('| fake | 4k | not resolved', text)
+        self.assertIn('0 of 1 points resolve', text)
+
+    def test_same_raw_files_same_report(self):
+        run = make_run(self.tmp, 'r', {('fake', 'sg_table', 'randread-4k-qd1'): [100, 101],
+                                       ('fake', 'sg_ring', 'randread-4k-qd1'): [99, 100]})
+        report.Report(run).write(plots=False)
+        first = self.read(run, 'REPORT.md')
+        report.Report(run).write(plots=False)
+        self.assertEqual(first, self.read(run, 'REPORT.md'))
+
+
+class DecisionFromRawTest(unittest.TestCase):
+    """DECISION.md comes from raw files alone: the same whether rendered
+    before or after the report, and whatever the run folder is called."""
+
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp()
+        self.roles = decision.ROLES
+        decision.ROLES = decision.ROLES[:1]
+
+    def tearDown(self):
+        decision.ROLES = self.roles
+        shutil.rmtree(self.tmp)
+
+    def run_dir(self, name):
+        ios = {('real', 'sg_table', 'randread-4k-qd1'): [18925, 18920, 18924, 18930],
+               ('real', 'sg_ring', 'randread-4k-qd1'): [18708, 18709, 18703, 18712]}
+        run = make_run(self.tmp, name, ios, devices=('real',))
+        shutil.copytree(os.path.join(DATA, 'decision-run', 'raw', 'decision'), os.path.join(run, 'raw', 'decision'))
+        return run
+
+    def render(self, run):
+        decision.Decision(run).write()
+        with open(os.path.join(run, 'DECISION.md')) as f:
+            return f.read()
+
+    def test_first_or_last_and_any_folder_name(self):
+        a = self.run_dir('one')
+        first = self.render(a)
+        report.Report(a).write(plots=False)
+        last = self.render(a)
+        self.assertEqual(first, last)
+        self.assertEqual(first, self.render(self.run_dir('another-name')))
+        self.assertIn('Guest time per I/O (fio over scsi_debug: real) | sg_table', first)
+
+    def test_no_significant_point_gives_no_verdict(self):
+        run = make_run(self.tmp, 'flat', {('real', 'sg_table', 'read-4M-qd32'): [35, 35, 35],
+                                          ('real', 'sg_ring', 'read-4M-qd32'): [35, 35, 35]},
+                       points=('read-4M-qd32',), devices=('real',))
+        shutil.copytree(os.path.join(DATA, 'decision-run', 'raw', 'decision'), os.path.join(run, 'raw', 'decision'))
+        text = self.render(run)
+        self.assertIn('| neither shown | no point significant of 1 (paired, Holm); 1 not resolved', text)
+
+
+if __name__ == '__main__':
+    unittest.main()
