@@ -11,6 +11,10 @@ insncount TCG plugin's block counts (qemu/plugin/insncount.c).
       OUTDIR/<point>.tsv: per function the instructions executed in the N run
       and in the 2N run, and the times its first block ran in each, with
       "# n_ios N" and the totals as header lines.
+  attrib.py fold-cache COUNTS SYSTEM_MAP KALLSYMS POINTS OUTDIR
+      The same for the cachesim plugin's output (qemu/plugin/cachesim.c):
+      OUTDIR/<point>.cache.tsv, per function the instructions, data
+      accesses, L1I, L1D and L2 misses in the N run and in the 2N run.
   attrib.py report RUNDIR [PHASES]
       Reads RUNDIR/raw/<device>/<variant>/<point>.tsv and writes
       RUNDIR/ATTRIBUTION.md: per point, instructions per I/O by phase for
@@ -135,14 +139,7 @@ class Symbols:
 def fold(counts, system_map, kallsyms, points_file, outdir):
     syms = Symbols(system_map, kallsyms)
     snaps = [s for s in read_snapshots(counts) if s[0] == "mark"]
-    points = []
-    with open(points_file) as f:
-        for line in f:
-            w = line.split()
-            if len(w) == 2:
-                points.append((w[0], int(w[1])))
-    if not points:
-        die("%s lists no points" % points_file)
+    points = read_points(points_file)
     if len(snaps) < 3 * len(points):
         die("%s has %d mark snapshots, the %d points of %s need %d: did the guest plan finish?" %
             (counts, len(snaps), len(points), points_file, 3 * len(points)))
@@ -185,6 +182,100 @@ def fold(counts, system_map, kallsyms, points_file, outdir):
             for name in sorted(funcs):
                 out.write("%s\t%d\t%d\t%d\t%d\n" % ((name,) + tuple(funcs[name])))
         os.replace(path + ".tmp", path)
+
+
+CACHE_FIELDS = ["execs", "daccess", "l1i_miss", "l1d_miss", "l2_miss"]
+
+
+def read_cache_snapshots(path):
+    """cachesim's snapshots: a list of (why, {vaddr: [execs, daccess,
+    l1i_miss, l1d_miss, l2_miss]}, model)."""
+    snaps = []
+    cur = None
+    with open(path) as f:
+        for lineno, line in enumerate(f, 1):
+            w = line.split()
+            if not w:
+                continue
+            if w[0] == "C" and cur is not None and len(w) == 7:
+                cur[1][int(w[1], 16)] = [int(x) for x in w[2:]]
+            elif w[0] == "S" and len(w) == 5:
+                cur = (w[2], {}, w[4])
+            elif w[0] == "E" and cur is not None:
+                snaps.append(cur)
+                cur = None
+            else:
+                die("%s:%d: not a line of the cachesim format: %r" % (path, lineno, line))
+    if cur is not None:
+        die("%s: the last snapshot has no end line (QEMU killed while writing?)" % path)
+    return snaps
+
+
+def fold_cache(counts, system_map, kallsyms, points_file, outdir):
+    syms = Symbols(system_map, kallsyms)
+    snaps = [s for s in read_cache_snapshots(counts) if s[0] == "mark"]
+    points = read_points(points_file)
+    if len(snaps) < 3 * len(points):
+        die("%s has %d mark snapshots, the %d points of %s need %d: did the guest plan finish?" %
+            (counts, len(snaps), len(points), points_file, 3 * len(points)))
+    os.makedirs(outdir, exist_ok=True)
+    nf = len(CACHE_FIELDS)
+    for i, (point, n) in enumerate(points):
+        s0, s1, s2 = (snaps[3 * i + j][1] for j in range(3))
+        funcs = {}
+        for va in set(s1) | set(s2):
+            z = [0] * nf
+            c0, c1, c2 = s0.get(va, z), s1.get(va, z), s2.get(va, z)
+            f = funcs.setdefault(syms.name(va), [0] * (2 * nf))
+            for k in range(nf):
+                f[2 * k] += c1[k] - c0[k]
+                f[2 * k + 1] += c2[k] - c1[k]
+        path = os.path.join(outdir, point + ".cache.tsv")
+        with open(path + ".tmp", "w") as out:
+            out.write("# cachesim fold: per function, the run of N I/Os and the run of 2N\n")
+            out.write("# model %s\n" % snaps[0][2])
+            out.write("# n_ios %d\n" % n)
+            out.write("function\t" + "\t".join("%s_%s" % (f, r) for f in CACHE_FIELDS for r in ("n", "2n")) + "\n")
+            for name in sorted(funcs):
+                out.write(name + "\t" + "\t".join(str(x) for x in funcs[name]) + "\n")
+        os.replace(path + ".tmp", path)
+
+
+def read_cache_tsv(path):
+    meta, funcs = {}, {}
+    with open(path) as f:
+        for line in f:
+            line = line.rstrip("\n")
+            if line.startswith("# "):
+                w = line[2:].split(None, 1)
+                if w[0] == "n_ios":
+                    meta["n_ios"] = int(w[1])
+                elif w[0] == "model":
+                    meta["model"] = w[1]
+                continue
+            if line.startswith("function\t"):
+                continue
+            w = line.split("\t")
+            if len(w) != 1 + 2 * len(CACHE_FIELDS):
+                die("%s: bad line %r" % (path, line))
+            v = [int(x) for x in w[1:]]
+            funcs[w[0]] = {f: (v[2 * k + 1] - v[2 * k]) for k, f in enumerate(CACHE_FIELDS)}
+    if "n_ios" not in meta:
+        die("%s has no '# n_ios' line: not written by attrib.py fold-cache" % path)
+    n = meta["n_ios"]
+    return meta, {name: {f: x / n for f, x in d.items()} for name, d in funcs.items()}
+
+
+def read_points(points_file):
+    points = []
+    with open(points_file) as f:
+        for line in f:
+            w = line.split()
+            if len(w) == 2:
+                points.append((w[0], int(w[1])))
+    if not points:
+        die("%s lists no points" % points_file)
+    return points
 
 
 def read_tsv(path):
@@ -254,7 +345,7 @@ def report(rundir, phases_path):
     raw = os.path.join(rundir, "raw")
     if not os.path.isdir(raw):
         die("%s has no raw/ directory (the output of bench/attrib.sh)" % rundir)
-    data = {}
+    data, cdata = {}, {}
     for dev in sorted(os.listdir(raw)):
         ddir = os.path.join(raw, dev)
         if not os.path.isdir(ddir):
@@ -264,7 +355,9 @@ def report(rundir, phases_path):
             if not os.path.isdir(vdir):
                 continue
             for fn in sorted(os.listdir(vdir)):
-                if fn.endswith(".tsv"):
+                if fn.endswith(".cache.tsv"):
+                    cdata.setdefault(dev, {}).setdefault(fn[:-10], {})[var] = read_cache_tsv(os.path.join(vdir, fn))
+                elif fn.endswith(".tsv"):
                     data.setdefault(dev, {}).setdefault(fn[:-4], {})[var] = read_tsv(os.path.join(vdir, fn))
     if not data:
         die("no raw/<device>/<variant>/<point>.tsv under %s" % rundir)
@@ -339,15 +432,63 @@ def report(rundir, phases_path):
                     w("| `%s` | %s | %s | %s | %s%s |" % (n, phase_of(rules, n), fmt(pio[a].get(n, 0.0)),
                                                        fmt(pio[b].get(n, 0.0)), "+" if d > 0 else "", fmt(d)))
                 w("")
+    if cdata:
+        cache_section(w, cdata, variants, rules)
     w("Functions are compared by name: a function only one kernel has (e.g. "
       "`blk_rq_map_sg_ring` against `__blk_rq_map_sg`) shows as 0 in the other column.\n")
     with open(os.path.join(rundir, "ATTRIBUTION.md"), "w") as f:
         f.write("\n".join(out))
 
 
+def cache_section(w, cdata, variants, rules):
+    model = next(iter(next(iter(next(iter(cdata.values())).values())).values()))[0].get("model", "?")
+    w("# Cache misses per I/O (cachesim plugin, a stated model)\n")
+    w("Model: %s (`qemu/plugin/cachesim.c`: LRU, write-allocate, no prefetcher; "
+      "instruction fetches by guest virtual address, data by guest physical address). "
+      "Per I/O by difference of the N and 2N runs as above, in a separate boot with this plugin "
+      "(its N is in the raw file names' tables). A model, not a measurement of any CPU: it shows "
+      "where the two kernels' footprints differ, not what a given processor would do.\n" % model)
+    cols = [v for v in variants if any(v in p for d in cdata.values() for p in d.values())]
+    for dev in sorted(cdata):
+        w("## %s: misses per I/O\n" % dev)
+        heads = ["point"] + ["%s %s" % (v, f) for v in cols for f in ("L1I", "L1D", "L2")]
+        w("| " + " | ".join(heads) + " |")
+        w("|---" * len(heads) + "|")
+        for point in sorted(cdata[dev], key=point_key):
+            row = [point]
+            for v in cols:
+                d = cdata[dev][point].get(v)
+                for f in ("l1i_miss", "l1d_miss", "l2_miss"):
+                    row.append(fmt(sum(x[f] for x in d[1].values())) if d else "-")
+            w("| " + " | ".join(row) + " |")
+        w("")
+        if len(cols) != 2:
+            continue
+        a, b = cols
+        for point in sorted(cdata[dev], key=point_key):
+            if not all(v in cdata[dev][point] for v in cols):
+                continue
+            fa, fb = cdata[dev][point][a][1], cdata[dev][point][b][1]
+            tot = lambda d, n: d.get(n, {}).get("l1i_miss", 0.0) + d.get(n, {}).get("l1d_miss", 0.0)
+            names = set(fa) | set(fb)
+            top = sorted(names, key=lambda n: -max(tot(fa, n), tot(fb, n)))[:8]
+            w("%s %s, the functions that miss most in L1 (I + D, per I/O):\n" % (dev, point))
+            w("| function | phase | %s | %s | difference |" % (a, b))
+            w("|---|---|---|---|---|")
+            for n in top:
+                if max(tot(fa, n), tot(fb, n)) < 0.05:
+                    break
+                d = tot(fb, n) - tot(fa, n)
+                w("| `%s` | %s | %s | %s | %s%s |" % (n, phase_of(rules, n), fmt(tot(fa, n)), fmt(tot(fb, n)),
+                                                   "+" if d > 0 else "", fmt(d)))
+            w("")
+
+
 def main(argv):
     if len(argv) == 7 and argv[1] == "fold":
         fold(*argv[2:])
+    elif len(argv) == 7 and argv[1] == "fold-cache":
+        fold_cache(*argv[2:])
     elif len(argv) in (3, 4) and argv[1] == "report":
         here = os.path.dirname(os.path.abspath(__file__))
         report(argv[2], argv[3] if len(argv) == 4 else os.path.join(here, "attrib-phases.txt"))

@@ -6,6 +6,10 @@
 #   DEVICES="fake real"   scsi_debug delay=0, with fake_rw=1 (no copy) / without
 #   POINTS="randread-4k-qd1 randread-64k-qd1 randread-1M-qd1 randread-4M-qd1"
 #   VARIANTS              default: every directory under variants/
+#   CACHE=1               also one boot per device and kernel with the cachesim
+#                         plugin (the stated cache model; N/4 I/Os per run:
+#                         the model costs a callback per instruction and per
+#                         memory access); 0: not (the default)
 #   RUN_ID=<name>         default: attrib-<date>; output results/<run-id>/
 #                         (SGB_RESULTS=<dir> puts it under <dir> instead)
 #
@@ -19,8 +23,8 @@
 # 2N I/Os inside scsi_debug's 1 GiB, so fio's random map never runs out.
 #
 # Output: results/<run-id>/raw/<device>/<variant>/<point>.tsv (small, the
-# raw files the report is made from), .../boot.info (the boot's run.info
-# and fio's I/O counts), meta.txt, ATTRIBUTION.md.  The plugin's full
+# raw files the report is made from; <point>.cache.tsv with CACHE=1),
+# .../boot-<plugin>.info (the boot's run.info and fio's I/O counts), meta.txt, ATTRIBUTION.md.  The plugin's full
 # snapshots and the boot's logs stay in build/attrib/<run-id>/.
 # Regenerate the report: /usr/bin/python3 bench/attrib.py report results/<run-id>
 set -euo pipefail
@@ -73,11 +77,11 @@ print(j["read"]["total_ios"] + j["write"]["total_ios"])' "$1"
 
 for p in "${points[@]}"; do n_ios "$(bs_of "$p")" >/dev/null; done
 
-# plan DEVICE: the guest plan of one boot.  fio's output goes to /tmp
+# plan DEVICE [DIV]: the guest plan of one boot (N divided by DIV).  fio's output goes to /tmp
 # during the measured runs (not to the 9p share, which completes in host
 # time) and is copied to the share after the third mark.
 plan() {
-	local dev=$1 params="dev_size_mb=1024 delay=0" p rw bs qd n fio
+	local dev=$1 div=${2:-1} params="dev_size_mb=1024 delay=0" p rw bs qd n fio
 	[ "$dev" = fake ] && params="$params fake_rw=1"
 	echo '#!/bin/sh'
 	echo '. "$SGB_SHARE/lib.sh"'
@@ -86,9 +90,9 @@ plan() {
 	echo 'cp /proc/kallsyms "$SGB_OUT/kallsyms"'
 	for p in "${points[@]}"; do
 		rw=${p%%-*} bs=${p#*-} bs=${bs%-qd*} qd=${p##*-qd}
-		n=$(n_ios "$bs")
+		n=$(($(n_ios "$bs") / div))
 		fio="fio --name=$p --filename=/dev/\$disk --direct=1 --ioengine=io_uring --rw=$rw --bs=$bs --iodepth=$qd --randseed=1 --output-format=json"
-		echo "$fio --number_ios=$((n / 4)) --output=/tmp/$p-warm.json"
+		echo "$fio --number_ios=$(((n + 3) / 4)) --output=/tmp/$p-warm.json"
 		echo "sync"
 		echo "$fio --number_ios=$n --output=/tmp/$p-n.json"
 		echo "sync"
@@ -104,6 +108,7 @@ mkdir -p "$out/raw" "$work"
 	echo "run_id $run_id"
 	echo "mode icount (-accel tcg,thread=single -icount shift=0,sleep=off, 1 vCPU)"
 	echo "plugin insncount (qemu/plugin/insncount.c, inline counters), mark __x64_sys_sync"
+	[ "${CACHE:-0}" = 1 ] && echo "plugin cachesim (qemu/plugin/cachesim.c), N/4 I/Os per run, a separate boot"
 	echo "devices ${devices[*]}"
 	echo "device_real scsi_debug dev_size_mb=1024 delay=0"
 	echo "device_fake scsi_debug dev_size_mb=1024 delay=0 fake_rw=1"
@@ -115,39 +120,48 @@ mkdir -p "$out/raw" "$work"
 	echo "host_cpu $(sed -n 's/^model name\t*: //p' /proc/cpuinfo | head -n 1)"
 } >"$out/meta.txt"
 
-for d in "${devices[@]}"; do
-	plan "$d" >"$work/plan-$d.sh"
-	for v in "${variants_list[@]}"; do
-		map=$top/build/$v/obj/System.map
-		[ -f "$map" ] || die "no $map: run 'make build'"
-		mark=$(awk '$3 == "__x64_sys_sync" { print "0x" $1 }' "$map")
-		[ -n "$mark" ] || die "$map has no __x64_sys_sync (the mark): is the kernel built with sync(2)?"
-		boot=$work/$d-$v
-		note "attrib: $d $v (${points[*]})"
-		t0=$(date +%s)
-		"$top/qemu/run.sh" -v "$v" -p "$work/plan-$d.sh" -o "$boot" -m icount -M 2048 -t "${TIMEOUT:-3600}" \
-			-P "insncount,out=$boot/insncount.txt,mark=$mark" ||
-			die "the $d $v boot failed: $(cat "$boot/RESULT" 2>/dev/null || echo 'no result'); see $boot"
-		note "attrib: $d $v took $(($(date +%s) - t0)) s wall"
-		dst=$out/raw/$d/$v
-		rm -rf "$dst"
-		/usr/bin/python3 "$top/bench/attrib.py" fold "$boot/insncount.txt" "$map" \
-			"$boot/share/out/kallsyms" "$boot/share/out/attrib-points" "$dst"
-		{
-			cat "$boot/run.info"
-			echo "system_map_sha256 $(sha256sum "$map" | cut -d' ' -f1)"
-			for p in "${points[@]}"; do
-				n=$(n_ios "$(bs_of "$p")")
-				for r in n 2n; do
-					want=$n
-					[ $r = 2n ] && want=$((2 * n))
-					got=$(fio_ios "$boot/share/out/$p-$r.json")
-					[ "$got" = "$want" ] ||
-						die "$d $v $p: fio did $got I/Os in the $r run, the plan asked for $want (see $boot/share/out/$p-$r.json)"
-					echo "fio_ios $p $r $got"
-				done
+# attrib_boot DEVICE VARIANT PLUGIN DIV: one boot with PLUGIN (insncount or
+# cachesim) at N/DIV I/Os per run; folds its counts into raw/DEVICE/VARIANT/.
+attrib_boot() {
+	local d=$1 v=$2 plugin=$3 div=$4 map mark boot dst t0 p n r want got fold=fold
+	map=$top/build/$v/obj/System.map
+	[ -f "$map" ] || die "no $map: run 'make build'"
+	mark=$(awk '$3 == "__x64_sys_sync" { print "0x" $1 }' "$map")
+	[ -n "$mark" ] || die "$map has no __x64_sys_sync (the mark): is the kernel built with sync(2)?"
+	[ "$plugin" = cachesim ] && fold=fold-cache
+	plan "$d" "$div" >"$work/plan-$d-$div.sh"
+	boot=$work/$d-$v-$plugin
+	note "attrib: $d $v $plugin (${points[*]})"
+	t0=$(date +%s)
+	"$top/qemu/run.sh" -v "$v" -p "$work/plan-$d-$div.sh" -o "$boot" -m icount -M 2048 -t "${TIMEOUT:-3600}" \
+		-P "$plugin,out=$boot/$plugin.txt,mark=$mark" ||
+		die "the $d $v $plugin boot failed: $(cat "$boot/RESULT" 2>/dev/null || echo 'no result'); see $boot"
+	note "attrib: $d $v $plugin took $(($(date +%s) - t0)) s wall"
+	dst=$out/raw/$d/$v
+	mkdir -p "$dst"
+	/usr/bin/python3 "$top/bench/attrib.py" "$fold" "$boot/$plugin.txt" "$map" \
+		"$boot/share/out/kallsyms" "$boot/share/out/attrib-points" "$dst"
+	{
+		cat "$boot/run.info"
+		echo "system_map_sha256 $(sha256sum "$map" | cut -d' ' -f1)"
+		for p in "${points[@]}"; do
+			n=$(($(n_ios "$(bs_of "$p")") / div))
+			for r in n 2n; do
+				want=$n
+				[ $r = 2n ] && want=$((2 * n))
+				got=$(fio_ios "$boot/share/out/$p-$r.json")
+				[ "$got" = "$want" ] ||
+					die "$d $v $p: fio did $got I/Os in the $r run, the plan asked for $want (see $boot/share/out/$p-$r.json)"
+				echo "fio_ios $p $r $got"
 			done
-		} >"$dst/boot.info"
+		done
+	} >"$dst/boot-$plugin.info"
+}
+
+for d in "${devices[@]}"; do
+	for v in "${variants_list[@]}"; do
+		attrib_boot "$d" "$v" insncount 1
+		if [ "${CACHE:-0}" = 1 ]; then attrib_boot "$d" "$v" cachesim 4; fi
 	done
 done
 /usr/bin/python3 "$top/bench/attrib.py" report "$out"
