@@ -10,6 +10,7 @@
 #                         plugin (the stated cache model; N/4 I/Os per run:
 #                         the model costs a callback per instruction and per
 #                         memory access); 0: not (the default)
+#   PAR=1 | 2             the two kernels' boots one after another, or at once
 #   RUN_ID=<name>         default: attrib-<date>; output results/<run-id>/
 #                         (SGB_RESULTS=<dir> puts it under <dir> instead)
 #
@@ -129,11 +130,11 @@ attrib_boot() {
 	mark=$(awk '$3 == "__x64_sys_sync" { print "0x" $1 }' "$map")
 	[ -n "$mark" ] || die "$map has no __x64_sys_sync (the mark): is the kernel built with sync(2)?"
 	[ "$plugin" = cachesim ] && fold=fold-cache
-	plan "$d" "$div" >"$work/plan-$d-$div.sh"
+	plan "$d" "$div" >"$work/plan-$d-$div-$v.sh"
 	boot=$work/$d-$v-$plugin
 	note "attrib: $d $v $plugin (${points[*]})"
 	t0=$(date +%s)
-	"$top/qemu/run.sh" -v "$v" -p "$work/plan-$d-$div.sh" -o "$boot" -m icount -M 2048 -t "${TIMEOUT:-3600}" \
+	"$top/qemu/run.sh" -v "$v" -p "$work/plan-$d-$div-$v.sh" -o "$boot" -m icount -M 2048 -t "${TIMEOUT:-3600}" \
 		-P "$plugin,out=$boot/$plugin.txt,mark=$mark" ||
 		die "the $d $v $plugin boot failed: $(cat "$boot/RESULT" 2>/dev/null || echo 'no result'); see $boot"
 	note "attrib: $d $v $plugin took $(($(date +%s) - t0)) s wall"
@@ -158,11 +159,28 @@ attrib_boot() {
 	} >"$dst/boot-$plugin.info"
 }
 
-for d in "${devices[@]}"; do
-	for v in "${variants_list[@]}"; do
-		attrib_boot "$d" "$v" insncount 1
-		if [ "${CACHE:-0}" = 1 ]; then attrib_boot "$d" "$v" cachesim 4; fi
+# the boots of one kernel, one after another
+kernel_boots() {
+	local d
+	for d in "${devices[@]}"; do
+		attrib_boot "$d" "$1" insncount 1
+		if [ "${CACHE:-0}" = 1 ]; then attrib_boot "$d" "$1" cachesim 4; fi
 	done
-done
+}
+
+# PAR=1: the kernels one after another; PAR=2: at once (icount guests are
+# deterministic whatever else runs, and each is one TCG thread)
+case ${PAR:-1} in
+1) for v in "${variants_list[@]}"; do kernel_boots "$v"; done ;;
+2)
+	pids=()
+	for v in "${variants_list[@]}"; do
+		kernel_boots "$v" &
+		pids+=($!)
+	done
+	for pid in "${pids[@]}"; do wait "$pid" || die "a kernel's boots failed (above)"; done
+	;;
+*) die "PAR must be 1 or 2, not '$PAR'" ;;
+esac
 /usr/bin/python3 "$top/bench/attrib.py" report "$out"
 note "attrib: wrote $out/ATTRIBUTION.md"
