@@ -19,12 +19,13 @@
  * it wants to compare: cost per I/O by difference within one boot) or
  * "exit" (QEMU is exiting).
  *
- * Counting: by default an inline add (no call, no lock) into the block's
- * counter.  QEMU 7.2's inline ops take one address for all vCPUs and are
- * not atomic, so they are exact only when one host thread runs the guest
- * (-icount, or -accel tcg,thread=single); with inline=off each block has
- * one counter per vCPU, bumped from a callback (still no lock), exact under
- * multi-threaded TCG too, at the cost of a call per block.
+ * Counting: by default a callback per executed block bumps the block's
+ * counter for that vCPU (one counter per vCPU per block: no lock, exact under
+ * multi-threaded TCG too).  inline=on uses an inline add instead (no call),
+ * which QEMU 7.2 offers with one address for all vCPUs: exact only with one
+ * TCG thread, and in an icount boot of the sg_ring kernel running fio it
+ * killed QEMU with SIGSEGV (with and without a mark), so it is not the
+ * default.
  *
  * A record is keyed by (vaddr, last insn vaddr, insns): the same kernel code
  * may be translated again (TB flushes, icount's block splitting), and its
@@ -55,7 +56,7 @@ static GMutex lock;
 static FILE *out;
 static uint64_t mark;
 static bool have_mark;
-static bool use_inline = true;
+static bool use_inline;
 static int max_vcpus;
 static unsigned int seq;
 
@@ -154,11 +155,7 @@ static void on_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 		b->vcpu_count = g_new0(uint64_t, max_vcpus);
 	g_mutex_unlock(&lock);
 
-	/*
-	 * QEMU 7.2 crashed (SIGSEGV) with an inline op and an instruction
-	 * callback in the same block under icount: the block with the mark
-	 * counts through a callback too.
-	 */
+	/* the block with the mark counts through the callback in any mode */
 	if (use_inline && !marked)
 		qemu_plugin_register_vcpu_tb_exec_inline(tb, QEMU_PLUGIN_INLINE_ADD_U64,
 							 &b->count, 1);
