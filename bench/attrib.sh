@@ -15,7 +15,7 @@
 #                         (SGB_RESULTS=<dir> puts it under <dir> instead)
 #
 # One boot per device and kernel, in icount mode (one vCPU, one TCG thread:
-# the plugin's inline counters are exact, and the guest is deterministic).
+# the guest is deterministic, so the counts are exact and repeatable).
 # Per point the plan runs fio once to warm up, then `sync`, fio for N I/Os,
 # `sync`, fio for 2N I/Os, `sync`; the plugin snapshots every block's count
 # when the guest enters sync(2) (mark= the address of __x64_sys_sync in the
@@ -108,7 +108,7 @@ mkdir -p "$out/raw" "$work"
 {
 	echo "run_id $run_id"
 	echo "mode icount (-accel tcg,thread=single -icount shift=0,sleep=off, 1 vCPU)"
-	echo "plugin insncount (qemu/plugin/insncount.c, inline counters), mark __x64_sys_sync"
+	echo "plugin insncount (qemu/plugin/insncount.c, per-vCPU callback counters), mark __x64_sys_sync"
 	[ "${CACHE:-0}" = 1 ] && echo "plugin cachesim (qemu/plugin/cachesim.c), N/4 I/Os per run, a separate boot"
 	echo "devices ${devices[*]}"
 	echo "device_real scsi_debug dev_size_mb=1024 delay=0"
