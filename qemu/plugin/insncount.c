@@ -133,15 +133,10 @@ static void on_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 {
 	size_t n = qemu_plugin_tb_n_insns(tb), i;
 	struct block key, *b;
-	bool marked = false;
 
 	key.vaddr = qemu_plugin_tb_vaddr(tb);
 	key.last = qemu_plugin_insn_vaddr(qemu_plugin_tb_get_insn(tb, n - 1));
 	key.insns = n;
-
-	for (i = 0; have_mark && i < n; i++)
-		if (qemu_plugin_insn_vaddr(qemu_plugin_tb_get_insn(tb, i)) == mark)
-			marked = true;
 
 	g_mutex_lock(&lock);
 	b = g_hash_table_lookup(blocks, &key);
@@ -149,20 +144,21 @@ static void on_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 		b = g_new0(struct block, 1);
 		*b = key;
 		b->count = 0;
+		if (!use_inline)
+			b->vcpu_count = g_new0(uint64_t, max_vcpus);
 		g_hash_table_add(blocks, b);
 	}
-	if ((!use_inline || marked) && !b->vcpu_count)
-		b->vcpu_count = g_new0(uint64_t, max_vcpus);
 	g_mutex_unlock(&lock);
 
-	/* the block with the mark counts through the callback in any mode */
-	if (use_inline && !marked)
+	if (use_inline)
 		qemu_plugin_register_vcpu_tb_exec_inline(tb, QEMU_PLUGIN_INLINE_ADD_U64,
 							 &b->count, 1);
 	else
 		qemu_plugin_register_vcpu_tb_exec_cb(tb, on_exec, QEMU_PLUGIN_CB_NO_REGS, b);
 
-	for (i = 0; marked && i < n; i++) {
+	if (!have_mark)
+		return;
+	for (i = 0; i < n; i++) {
 		struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, i);
 
 		if (qemu_plugin_insn_vaddr(insn) == mark)
