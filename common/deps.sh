@@ -6,7 +6,35 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/common/lib.sh"
 pkgs=(linux-source-6.1 build-essential flex bison bc libelf-dev libssl-dev cpio xz-utils kmod
 	ccache git qemu-system-x86 busybox-static fio linux-perf sg3-utils
-	python3 python3-matplotlib python3-scipy dwarves sparse pmccabe universal-ctags)
+	python3 python3-matplotlib python3-scipy dwarves sparse pmccabe universal-ctags
+	libglib2.0-dev pkg-config dpkg-dev)
+
+# The TCG plugin (qemu/plugin/) is built against qemu-plugin.h, which no
+# binary package ships: it comes from Debian's qemu source package, fetched
+# with apt-get source.  That needs a deb-src entry, so deps ADDS AN APT
+# SOURCE: /etc/apt/sources.list.d/sgbench-deb-src.sources, the deb entries
+# of debian.sources with "Types: deb-src" (same mirror, suites, components),
+# then runs apt-get update once.  Idempotent: nothing happens when any
+# deb-src entry is already there.
+add_deb_src() {
+	local f=/etc/apt/sources.list.d/sgbench-deb-src.sources
+	local deb=/etc/apt/sources.list.d/debian.sources
+	if grep -rqsE '^(Types:.*deb-src|deb-src )' /etc/apt/sources.list /etc/apt/sources.list.d/; then
+		return 0
+	fi
+	if [ "$(id -u)" -ne 0 ]; then
+		die "no deb-src entry in apt's sources (the TCG plugin needs qemu's source package): as root, add one with the same URIs, suites and components as $deb and 'Types: deb-src', then run apt-get update"
+	fi
+	[ -f "$deb" ] || die "no $deb to copy a deb-src entry from: add a deb-src line for the Debian archive to /etc/apt/sources.list and run apt-get update"
+	note "adding the apt source $f (deb-src of $deb, for qemu's source package) and running apt-get update"
+	sed 's/^Types: deb$/Types: deb-src/' "$deb" >"$f.tmp"
+	grep -q '^Types: deb-src$' "$f.tmp" || { rm -f "$f.tmp"; die "$deb has no 'Types: deb' entry to copy"; }
+	mv "$f.tmp" "$f"
+	apt-get update >"${TMPDIR:-/tmp}/sgbench-apt.log" 2>&1 ||
+		die "apt-get update failed after adding $f: see ${TMPDIR:-/tmp}/sgbench-apt.log"
+}
+add_deb_src
+
 missing=()
 for p in "${pkgs[@]}"; do
 	dpkg-query -W -f '${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")

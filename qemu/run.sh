@@ -4,7 +4,12 @@
 #   qemu/run.sh -v VARIANT -p PLAN -o OUTDIR [-m MODE] [-t SECONDS]
 #               [-c CPUS] [-M MEM_MB] [-a "KERNEL ARGS"] [-i IMAGE] [-s]
 #               [-w ALLOWED_REPORT_REGEX] [-d DISKS] [-f debug]
+#               [-P PLUGIN,ARG=VALUE,...]
 #
+# -P:   load a TCG plugin of qemu/plugin/ (built by qemu/plugin/build.sh into
+#       build/plugin/libPLUGIN.so) with its arguments, e.g.
+#       -P insncount,out=/path/counts.txt,mark=0xffffffff81234560.  TCG and
+#       icount modes only (KVM runs no TCG code).
 # -f debug: boot the variant's debug kernel (build/<variant>-debug: KASAN,
 #       kmemleak, lockdep, fault injection; common/build.sh <variant> debug).
 # IMAGE: busybox (the default: busybox, fio, perf, sg3_utils) or debian
@@ -33,8 +38,8 @@ set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/common/lib.sh"
 
-variant='' plan='' out='' mode=auto timeout_s=600 cpus='' mem=1536 extra='' shell=no image=busybox allowed='' disks='' flavour=''
-while getopts 'v:p:o:m:t:c:M:a:i:w:d:f:s' opt; do
+variant='' plan='' out='' mode=auto timeout_s=600 cpus='' mem=1536 extra='' shell=no image=busybox allowed='' disks='' flavour='' plugin=''
+while getopts 'v:p:o:m:t:c:M:a:i:w:d:f:P:s' opt; do
 	case $opt in
 	v) variant=$OPTARG ;;
 	p) plan=$OPTARG ;;
@@ -48,6 +53,7 @@ while getopts 'v:p:o:m:t:c:M:a:i:w:d:f:s' opt; do
 	w) allowed=$OPTARG ;;
 	f) flavour=$OPTARG ;;
 	d) disks=$OPTARG ;;
+	P) plugin=$OPTARG ;;
 	s) shell=yes ;;
 	*) die "usage: see the head of qemu/run.sh" ;;
 	esac
@@ -81,6 +87,14 @@ kvm) accel=(-accel kvm -cpu host); cpus=${cpus:-2} ;;
 tcg) accel=(-accel tcg,thread=multi -cpu max); cpus=${cpus:-2} ;;
 icount) accel=(-accel tcg,thread=single -cpu max -icount shift=0,sleep=off); cpus=${cpus:-1} ;;
 esac
+
+plugin_args=()
+if [ -n "$plugin" ]; then
+	[ "$mode" != kvm ] || die "a TCG plugin (-P) needs TCG: use -m tcg or -m icount"
+	so=$top/build/plugin/lib${plugin%%,*}.so
+	[ -f "$so" ] || die "no plugin $so: run qemu/plugin/build.sh (the plugins are qemu/plugin/*.c)"
+	plugin_args=(-plugin "$so${plugin#"${plugin%%,*}"}")
+fi
 
 # the -d disks: QEMU arguments, and the raw files to delete afterwards
 disk_args=() disk_files=()
@@ -119,6 +133,7 @@ chmod +x "$out/share/plan.sh"
 	echo "cpus $cpus"
 	echo "memory_mb $mem"
 	echo "disks ${disks:-none}"
+	echo "plugin ${plugin:-none}"
 	echo "qemu $("$qemu" --version | head -n 1)"
 	cat "$top/build/$bdir/BUILD-INFO"
 	echo "host_cpu $(sed -n 's/^model name\t*: //p' /proc/cpuinfo | head -n 1)"
@@ -131,7 +146,7 @@ args=("${accel[@]}" -smp "$cpus" -m "$mem" -nographic -no-reboot
 	-kernel "$kernel" -initrd "$initrd" -append "$cmdline"
 	-fsdev "local,id=sgb,path=$out/share,security_model=none"
 	-device virtio-9p-pci,fsdev=sgb,mount_tag=sgb
-	-nic none "${disk_args[@]}")
+	-nic none "${disk_args[@]}" "${plugin_args[@]}")
 
 start=$(date +%s.%N)
 rc=0

@@ -1,0 +1,500 @@
+#!/usr/bin/python3
+"""attrib.py - instructions per I/O by function and phase, from the
+insncount TCG plugin's block counts (qemu/plugin/insncount.c).
+
+  attrib.py fold COUNTS SYSTEM_MAP KALLSYMS POINTS OUTDIR
+      COUNTS: the plugin's output; POINTS: the guest plan's list of points,
+      "<point> <N>" a line, in the order it ran them, each as three marks
+      (before a run of N I/Os, between it and a run of 2N, after);
+      KALLSYMS: the guest's /proc/kallsyms (for module symbols, and to check
+      that the kernel ran at System.map's addresses).  Writes
+      OUTDIR/<point>.tsv: per function the instructions executed in the N run
+      and in the 2N run, and the times its first block ran in each, with
+      "# n_ios N" and the totals as header lines.
+  attrib.py fold-cache COUNTS SYSTEM_MAP KALLSYMS POINTS OUTDIR
+      The same for the cachesim plugin's output (qemu/plugin/cachesim.c):
+      OUTDIR/<point>.cache.tsv, per function the instructions, data
+      accesses, L1I, L1D and L2 misses in the N run and in the 2N run.
+  attrib.py report RUNDIR [PHASES]
+      Reads RUNDIR/raw/<device>/<variant>/<point>.tsv and writes
+      RUNDIR/ATTRIBUTION.md: per point, instructions per I/O by phase for
+      each kernel side by side and the functions behind the difference.
+      PHASES: the symbol -> phase rules (default bench/attrib-phases.txt).
+
+Per I/O by difference: (count in the 2N run - count in the N run) / N, so
+fio's start-up and exit, the marks themselves and anything else that does
+not grow with the I/Os cancel.  A block is attributed to the function its
+first instruction is in; blocks whose last instruction lies in another
+function are counted and reported (they should not occur: a translated
+block ends at a branch).
+"""
+import bisect
+import os
+import re
+import sys
+
+USER_TOP = 0x0000800000000000
+PHASE_ORDER = ["allocate", "map", "dma", "copy", "free", "scsi", "rest", "user"]
+PHASE_NAMES = {
+    "allocate": "allocate",
+    "map": "map the request",
+    "dma": "DMA map/unmap",
+    "copy": "iterate and copy",
+    "free": "free",
+    "scsi": "SCSI glue",
+    "rest": "the rest (block layer, io_uring, syscalls, interrupts, ...)",
+    "user": "user space (fio)",
+}
+
+
+def die(msg):
+    sys.stderr.write("attrib.py: error: %s\n" % msg)
+    sys.exit(1)
+
+
+def read_snapshots(path):
+    """The plugin's snapshots, in order: a list of (why, {key: count})
+    where key is (vaddr, last_insn_vaddr, insns)."""
+    snaps = []
+    cur = None
+    with open(path) as f:
+        for lineno, line in enumerate(f, 1):
+            w = line.split()
+            if not w:
+                continue
+            if w[0] == "B" and cur is not None and len(w) == 5:
+                cur[1][(int(w[1], 16), int(w[2], 16), int(w[3]))] = int(w[4])
+            elif w[0] == "S" and len(w) == 5:
+                cur = (w[2], {}, int(w[4]))
+            elif w[0] == "E" and cur is not None:
+                total = sum(k[2] * c for k, c in cur[1].items())
+                if total != cur[2]:
+                    die("%s:%d: snapshot totals %d instructions, its header says %d" %
+                        (path, lineno, total, cur[2]))
+                snaps.append(cur)
+                cur = None
+            else:
+                die("%s:%d: not a line of the insncount format: %r" % (path, lineno, line))
+    if cur is not None:
+        die("%s: the last snapshot has no end line (QEMU killed while writing?)" % path)
+    return snaps
+
+
+class Symbols:
+    """Function start addresses: the kernel's text symbols from System.map,
+    the modules' from kallsyms ("name [module]")."""
+
+    def __init__(self, system_map, kallsyms):
+        syms = []
+        text = etext = None
+        with open(system_map) as f:
+            for line in f:
+                w = line.split()
+                if len(w) < 3:
+                    continue
+                addr, kind, name = int(w[0], 16), w[1], w[2]
+                if name == "_text":
+                    text = addr
+                elif name == "_etext":
+                    etext = addr
+                if kind in "TtWw":
+                    syms.append((addr, name))
+        if text is None or etext is None:
+            die("%s has no _text/_etext: not a kernel System.map" % system_map)
+        # the kernel's text ends at _etext (init text, freed after boot, is
+        # "[kernel-unknown]" with everything else outside functions)
+        syms = [(a, n) for a, n in syms if a < etext]
+        ktext = None
+        with open(kallsyms) as f:
+            for line in f:
+                w = line.split()
+                if len(w) < 3:
+                    continue
+                if w[2] == "_text" and len(w) == 3:
+                    ktext = int(w[0], 16)
+                if len(w) == 4 and w[1] in "TtWw":
+                    syms.append((int(w[0], 16), "%s %s" % (w[2], w[3])))
+        if ktext is None:
+            die("%s has no _text: not the guest's /proc/kallsyms (or kptr_restrict hid the addresses)" % kallsyms)
+        if ktext != text:
+            die("the guest's kernel ran at _text=%#x, System.map says %#x: KASLR moved it; "
+                "boot with nokaslr (or build without CONFIG_RANDOMIZE_BASE)" % (ktext, text))
+        syms.append((etext, "[kernel-end]"))
+        syms.sort()
+        self.addrs = [a for a, _ in syms]
+        self.names = [n for _, n in syms]
+
+    def name(self, addr):
+        if addr < USER_TOP:
+            return "[user]"
+        i = bisect.bisect_right(self.addrs, addr) - 1
+        if i < 0 or self.names[i] == "[kernel-end]":
+            return "[kernel-unknown]"
+        return self.names[i]
+
+    def start(self, name):
+        return self.addrs[self.names.index(name)]
+
+
+def fold(counts, system_map, kallsyms, points_file, outdir):
+    syms = Symbols(system_map, kallsyms)
+    snaps = [s for s in read_snapshots(counts) if s[0] == "mark"]
+    points = read_points(points_file)
+    if len(snaps) < 3 * len(points):
+        die("%s has %d mark snapshots, the %d points of %s need %d: did the guest plan finish?" %
+            (counts, len(snaps), len(points), points_file, 3 * len(points)))
+    os.makedirs(outdir, exist_ok=True)
+    cache = {}
+
+    def where(key):
+        if key not in cache:
+            first, last = syms.name(key[0]), syms.name(key[1])
+            entry = first not in ("[user]", "[kernel-unknown]") and key[0] == syms.addrs[
+                bisect.bisect_right(syms.addrs, key[0]) - 1]
+            cache[key] = (first, first != last, entry)
+        return cache[key]
+
+    for i, (point, n) in enumerate(points):
+        s0, s1, s2 = (snaps[3 * i + j][1] for j in range(3))
+        funcs = {}
+        spanning = [0, 0]
+        for key in set(s1) | set(s2):
+            c0, c1, c2 = s0.get(key, 0), s1.get(key, 0), s2.get(key, 0)
+            d = (c1 - c0, c2 - c1)
+            if d == (0, 0):
+                continue
+            name, spans, entry = where(key)
+            f = funcs.setdefault(name, [0, 0, 0, 0])
+            for j in (0, 1):
+                f[j] += d[j] * key[2]
+                if entry:
+                    f[2 + j] += d[j]
+                if spans:
+                    spanning[j] += d[j] * key[2]
+        path = os.path.join(outdir, point + ".tsv")
+        with open(path + ".tmp", "w") as out:
+            out.write("# insncount fold: per function, instructions in the run of N I/Os and in the run of 2N,\n")
+            out.write("# and executions of the block at the function's first instruction (entries) in each\n")
+            out.write("# n_ios %d\n" % n)
+            out.write("# total_insns %d %d\n" % (sum(f[0] for f in funcs.values()), sum(f[1] for f in funcs.values())))
+            out.write("# spanning_insns %d %d\n" % tuple(spanning))
+            out.write("function\tinsns_n\tinsns_2n\tentries_n\tentries_2n\n")
+            for name in sorted(funcs):
+                out.write("%s\t%d\t%d\t%d\t%d\n" % ((name,) + tuple(funcs[name])))
+        os.replace(path + ".tmp", path)
+
+
+CACHE_FIELDS = ["execs", "daccess", "l1i_miss", "l1d_miss", "l2_miss"]
+
+
+def read_cache_snapshots(path):
+    """cachesim's snapshots: a list of (why, {vaddr: [execs, daccess,
+    l1i_miss, l1d_miss, l2_miss]}, model)."""
+    snaps = []
+    cur = None
+    with open(path) as f:
+        for lineno, line in enumerate(f, 1):
+            w = line.split()
+            if not w:
+                continue
+            if w[0] == "C" and cur is not None and len(w) == 7:
+                cur[1][int(w[1], 16)] = [int(x) for x in w[2:]]
+            elif w[0] == "S" and len(w) == 5:
+                cur = (w[2], {}, w[4])
+            elif w[0] == "E" and cur is not None:
+                snaps.append(cur)
+                cur = None
+            else:
+                die("%s:%d: not a line of the cachesim format: %r" % (path, lineno, line))
+    if cur is not None:
+        die("%s: the last snapshot has no end line (QEMU killed while writing?)" % path)
+    return snaps
+
+
+def fold_cache(counts, system_map, kallsyms, points_file, outdir):
+    syms = Symbols(system_map, kallsyms)
+    snaps = [s for s in read_cache_snapshots(counts) if s[0] == "mark"]
+    points = read_points(points_file)
+    if len(snaps) < 3 * len(points):
+        die("%s has %d mark snapshots, the %d points of %s need %d: did the guest plan finish?" %
+            (counts, len(snaps), len(points), points_file, 3 * len(points)))
+    os.makedirs(outdir, exist_ok=True)
+    nf = len(CACHE_FIELDS)
+    for i, (point, n) in enumerate(points):
+        s0, s1, s2 = (snaps[3 * i + j][1] for j in range(3))
+        funcs = {}
+        for va in set(s1) | set(s2):
+            z = [0] * nf
+            c0, c1, c2 = s0.get(va, z), s1.get(va, z), s2.get(va, z)
+            f = funcs.setdefault(syms.name(va), [0] * (2 * nf))
+            for k in range(nf):
+                f[2 * k] += c1[k] - c0[k]
+                f[2 * k + 1] += c2[k] - c1[k]
+        path = os.path.join(outdir, point + ".cache.tsv")
+        with open(path + ".tmp", "w") as out:
+            out.write("# cachesim fold: per function, the run of N I/Os and the run of 2N\n")
+            out.write("# model %s\n" % snaps[0][2])
+            out.write("# n_ios %d\n" % n)
+            out.write("function\t" + "\t".join("%s_%s" % (f, r) for f in CACHE_FIELDS for r in ("n", "2n")) + "\n")
+            for name in sorted(funcs):
+                out.write(name + "\t" + "\t".join(str(x) for x in funcs[name]) + "\n")
+        os.replace(path + ".tmp", path)
+
+
+def read_cache_tsv(path):
+    meta, funcs = {}, {}
+    with open(path) as f:
+        for line in f:
+            line = line.rstrip("\n")
+            if line.startswith("# "):
+                w = line[2:].split(None, 1)
+                if w[0] == "n_ios":
+                    meta["n_ios"] = int(w[1])
+                elif w[0] == "model":
+                    meta["model"] = w[1]
+                continue
+            if line.startswith("function\t"):
+                continue
+            w = line.split("\t")
+            if len(w) != 1 + 2 * len(CACHE_FIELDS):
+                die("%s: bad line %r" % (path, line))
+            v = [int(x) for x in w[1:]]
+            funcs[w[0]] = {f: (v[2 * k + 1] - v[2 * k]) for k, f in enumerate(CACHE_FIELDS)}
+    if "n_ios" not in meta:
+        die("%s has no '# n_ios' line: not written by attrib.py fold-cache" % path)
+    n = meta["n_ios"]
+    return meta, {name: {f: x / n for f, x in d.items()} for name, d in funcs.items()}
+
+
+def read_points(points_file):
+    points = []
+    with open(points_file) as f:
+        for line in f:
+            w = line.split()
+            if len(w) == 2:
+                points.append((w[0], int(w[1])))
+    if not points:
+        die("%s lists no points" % points_file)
+    return points
+
+
+def read_tsv(path):
+    meta, funcs = {}, {}
+    with open(path) as f:
+        for line in f:
+            line = line.rstrip("\n")
+            if line.startswith("# "):
+                w = line[2:].split()
+                if w and w[0] in ("n_ios", "total_insns", "spanning_insns"):
+                    meta[w[0]] = [int(x) for x in w[1:]]
+                continue
+            if line.startswith("function\t"):
+                continue
+            w = line.split("\t")
+            if len(w) != 5:
+                die("%s: bad line %r" % (path, line))
+            funcs[w[0]] = [int(x) for x in w[1:]]
+    if "n_ios" not in meta:
+        die("%s has no '# n_ios' line: not written by attrib.py fold" % path)
+    return meta, funcs
+
+
+def per_io(meta, funcs):
+    n = meta["n_ios"][0]
+    return {name: (v[1] - v[0]) / n for name, v in funcs.items()}
+
+
+def read_phases(path):
+    rules = []
+    with open(path) as f:
+        for lineno, line in enumerate(f, 1):
+            if not line.strip() or line.startswith("#"):
+                continue
+            w = line.split(None, 1)
+            if len(w) != 2 or w[0] not in PHASE_ORDER:
+                die("%s:%d: want 'PHASE REGEX' with PHASE one of %s" % (path, lineno, " ".join(PHASE_ORDER)))
+            try:
+                rules.append((w[0], re.compile(w[1].strip())))
+            except re.error as e:
+                die("%s:%d: bad regex: %s" % (path, lineno, e))
+    return rules
+
+
+def phase_of(rules, name):
+    base = name.split(" ", 1)[0] if not name.startswith("[") else name
+    for phase, rx in rules:
+        if rx.fullmatch(base):
+            return phase
+    return "rest"
+
+
+def fmt(x):
+    return "%.0f" % x if abs(x) >= 100 else "%.1f" % x
+
+
+def point_key(p):
+    m = re.match(r"(\w+)-(\d+)([kKmM])-qd(\d+)$", p)
+    if not m:
+        return (p, 0, 0)
+    mult = 1 if m.group(3) in "kK" else 1024
+    return (m.group(1), int(m.group(2)) * mult, int(m.group(4)))
+
+
+def report(rundir, phases_path):
+    rules = read_phases(phases_path)
+    raw = os.path.join(rundir, "raw")
+    if not os.path.isdir(raw):
+        die("%s has no raw/ directory (the output of bench/attrib.sh)" % rundir)
+    data, cdata = {}, {}
+    for dev in sorted(os.listdir(raw)):
+        ddir = os.path.join(raw, dev)
+        if not os.path.isdir(ddir):
+            continue
+        for var in sorted(os.listdir(ddir)):
+            vdir = os.path.join(ddir, var)
+            if not os.path.isdir(vdir):
+                continue
+            for fn in sorted(os.listdir(vdir)):
+                if fn.endswith(".cache.tsv"):
+                    cdata.setdefault(dev, {}).setdefault(fn[:-10], {})[var] = read_cache_tsv(os.path.join(vdir, fn))
+                elif fn.endswith(".tsv"):
+                    data.setdefault(dev, {}).setdefault(fn[:-4], {})[var] = read_tsv(os.path.join(vdir, fn))
+    if not data:
+        die("no raw/<device>/<variant>/<point>.tsv under %s" % rundir)
+    variants = sorted({v for d in data.values() for p in d.values() for v in p})
+    if "sg_table" in variants:  # the control first
+        variants.remove("sg_table")
+        variants.insert(0, "sg_table")
+    out = []
+    w = out.append
+    meta_path = os.path.join(rundir, "meta.txt")
+    w("# Instructions per I/O by function and phase (TCG plugin, exact)\n")
+    w("Every figure is instructions per I/O, counted by the insncount TCG plugin "
+      "(`qemu/plugin/insncount.c`: every executed translated block, keyed by guest "
+      "virtual address) and folded onto functions with each kernel's own System.map "
+      "(modules from the guest's kallsyms) by `bench/attrib.py`; per I/O by difference: "
+      "(the run of 2N I/Os - the run of N) / N within one boot, so start-up and "
+      "everything else that does not grow with the I/Os cancels. An instruction is as "
+      "icount counts it: each iteration of a `rep movs`/`rep stos` is one. Phases: "
+      "`bench/attrib-phases.txt` (first matching rule; \"rest\" is everything else). "
+      "Regenerate: `/usr/bin/python3 bench/attrib.py report %s`.\n" % rundir)
+    if os.path.exists(meta_path):
+        w("```")
+        with open(meta_path) as f:
+            w(f.read().rstrip("\n"))
+        w("```\n")
+    first = variants[0]
+    for dev in sorted(data):
+        for point in sorted(data[dev], key=point_key):
+            have = data[dev][point]
+            w("## %s %s\n" % (dev, point))
+            pio = {v: per_io(*have[v]) for v in variants if v in have}
+            ns = {v: have[v][0]["n_ios"][0] for v in pio}
+            para = "N = %s I/Os (runs of N and 2N)." % ", ".join("%d (%s)" % (ns[v], v) for v in pio)
+            span = {v: have[v][0].get("spanning_insns", [0, 0]) for v in pio}
+            if any(s != [0, 0] for s in span.values()):
+                para += (" Instructions in blocks that run into another function (attributed to the first), "
+                         "in the N and 2N runs: %s." % ", ".join("%s %d, %d" % ((v,) + tuple(span[v])) for v in pio))
+            w(para + "\n")
+            cols = [v for v in variants if v in pio]
+            heads = ["phase"] + cols
+            if len(cols) == 2:
+                heads += ["%s - %s" % (cols[1], cols[0]), "%"]
+            w("| " + " | ".join(heads) + " |")
+            w("|---" * len(heads) + "|")
+            by_phase = {v: {} for v in cols}
+            for v in cols:
+                for name, x in pio[v].items():
+                    ph = phase_of(rules, name)
+                    by_phase[v][ph] = by_phase[v].get(ph, 0.0) + x
+            for ph in PHASE_ORDER + ["total"]:
+                vals = [sum(by_phase[v].values()) if ph == "total" else by_phase[v].get(ph, 0.0) for v in cols]
+                row = "| %s | " % (("**total**" if ph == "total" else PHASE_NAMES[ph])) + " | ".join(fmt(x) for x in vals)
+                if len(cols) == 2:
+                    d = vals[1] - vals[0]
+                    row += " | %s | %s" % (("+" if d > 0 else "") + fmt(d),
+                                          ("%+.1f %%" % (100 * d / vals[0])) if vals[0] else "-")
+                w(row + " |")
+            w("")
+            if len(cols) == 2:
+                a, b = cols
+                names = set(pio[a]) | set(pio[b])
+                diffs = sorted(((pio[b].get(n, 0.0) - pio[a].get(n, 0.0), n) for n in names),
+                               key=lambda t: -abs(t[0]))
+                total = sum(d for d, _ in diffs)
+                w("Functions behind the difference (largest |%s - %s| per I/O first; the whole difference is %s):\n" %
+                  (b, a, fmt(total)))
+                w("| function | phase | %s | %s | difference |" % (a, b))
+                w("|---|---|---|---|---|")
+                for d, n in diffs[:12]:
+                    if abs(d) < 0.5:
+                        break
+                    w("| `%s` | %s | %s | %s | %s%s |" % (n, phase_of(rules, n), fmt(pio[a].get(n, 0.0)),
+                                                       fmt(pio[b].get(n, 0.0)), "+" if d > 0 else "", fmt(d)))
+                w("")
+    if cdata:
+        cache_section(w, cdata, variants, rules)
+    w("Functions are compared by name: a function only one kernel has (e.g. "
+      "`blk_rq_map_sg_ring` against `__blk_rq_map_sg`) shows as 0 in the other column.\n")
+    with open(os.path.join(rundir, "ATTRIBUTION.md"), "w") as f:
+        f.write("\n".join(out))
+
+
+def cache_section(w, cdata, variants, rules):
+    model = next(iter(next(iter(next(iter(cdata.values())).values())).values()))[0].get("model", "?")
+    w("# Cache misses per I/O (cachesim plugin, a stated model)\n")
+    w("Model: %s (`qemu/plugin/cachesim.c`: LRU, write-allocate, no prefetcher; "
+      "instruction fetches by guest virtual address, data by guest physical address). "
+      "Per I/O by difference of the N and 2N runs as above, in a separate boot with this plugin "
+      "(its N is in the raw file names' tables). A model, not a measurement of any CPU: it shows "
+      "where the two kernels' footprints differ, not what a given processor would do.\n" % model)
+    cols = [v for v in variants if any(v in p for d in cdata.values() for p in d.values())]
+    for dev in sorted(cdata):
+        w("## %s: misses per I/O\n" % dev)
+        heads = ["point"] + ["%s %s" % (v, f) for v in cols for f in ("L1I", "L1D", "L2")]
+        w("| " + " | ".join(heads) + " |")
+        w("|---" * len(heads) + "|")
+        for point in sorted(cdata[dev], key=point_key):
+            row = [point]
+            for v in cols:
+                d = cdata[dev][point].get(v)
+                for f in ("l1i_miss", "l1d_miss", "l2_miss"):
+                    row.append(fmt(sum(x[f] for x in d[1].values())) if d else "-")
+            w("| " + " | ".join(row) + " |")
+        w("")
+        if len(cols) != 2:
+            continue
+        a, b = cols
+        for point in sorted(cdata[dev], key=point_key):
+            if not all(v in cdata[dev][point] for v in cols):
+                continue
+            fa, fb = cdata[dev][point][a][1], cdata[dev][point][b][1]
+            tot = lambda d, n: d.get(n, {}).get("l1i_miss", 0.0) + d.get(n, {}).get("l1d_miss", 0.0)
+            names = set(fa) | set(fb)
+            top = sorted(names, key=lambda n: -max(tot(fa, n), tot(fb, n)))[:8]
+            w("%s %s, the functions that miss most in L1 (I + D, per I/O):\n" % (dev, point))
+            w("| function | phase | %s | %s | difference |" % (a, b))
+            w("|---|---|---|---|---|")
+            for n in top:
+                if max(tot(fa, n), tot(fb, n)) < 0.05:
+                    break
+                d = tot(fb, n) - tot(fa, n)
+                w("| `%s` | %s | %s | %s | %s%s |" % (n, phase_of(rules, n), fmt(tot(fa, n)), fmt(tot(fb, n)),
+                                                   "+" if d > 0 else "", fmt(d)))
+            w("")
+
+
+def main(argv):
+    if len(argv) == 7 and argv[1] == "fold":
+        fold(*argv[2:])
+    elif len(argv) == 7 and argv[1] == "fold-cache":
+        fold_cache(*argv[2:])
+    elif len(argv) in (3, 4) and argv[1] == "report":
+        here = os.path.dirname(os.path.abspath(__file__))
+        report(argv[2], argv[3] if len(argv) == 4 else os.path.join(here, "attrib-phases.txt"))
+    else:
+        die("usage: attrib.py fold COUNTS SYSTEM_MAP KALLSYMS POINTS OUTDIR | attrib.py report RUNDIR [PHASES]")
+
+
+if __name__ == "__main__":
+    main(sys.argv)

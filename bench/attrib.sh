@@ -1,0 +1,186 @@
+#!/bin/bash
+# bench/attrib.sh - exact instructions per I/O by function and phase, both
+# kernels side by side, from the insncount TCG plugin (qemu/plugin/).
+#
+# Environment (all optional):
+#   DEVICES="fake real"   scsi_debug delay=0, with fake_rw=1 (no copy) / without
+#   POINTS="randread-4k-qd1 randread-64k-qd1 randread-1M-qd1 randread-4M-qd1"
+#   VARIANTS              default: every directory under variants/
+#   CACHE=1               also one boot per device and kernel with the cachesim
+#                         plugin (the stated cache model; N/4 I/Os per run:
+#                         the model costs a callback per instruction and per
+#                         memory access); 0: not (the default)
+#   PAR=1 | 2             the two kernels' boots one after another, or at once
+#   RUN_ID=<name>         default: attrib-<date>; output results/<run-id>/
+#                         (SGB_RESULTS=<dir> puts it under <dir> instead)
+#
+# One boot per device and kernel, in icount mode (one vCPU, one TCG thread:
+# the guest is deterministic, so the counts are exact and repeatable).
+# Per point the plan runs fio once to warm up, then `sync`, fio for N I/Os,
+# `sync`, fio for 2N I/Os, `sync`; the plugin snapshots every block's count
+# when the guest enters sync(2) (mark= the address of __x64_sys_sync in the
+# kernel's System.map), and bench/attrib.py folds (2N run - N run) / N onto
+# functions.  N by block size (4k: 2000, 64k: 1000, 1M: 200, 4M: 100) keeps
+# 2N I/Os inside scsi_debug's 1 GiB, so fio's random map never runs out.
+#
+# Output: results/<run-id>/raw/<device>/<variant>/<point>.tsv (small, the
+# raw files the report is made from; <point>.cache.tsv with CACHE=1),
+# .../boot-<plugin>.info (the boot's run.info and fio's I/O counts), meta.txt, ATTRIBUTION.md.  The plugin's full
+# snapshots and the boot's logs stay in build/attrib/<run-id>/.
+# Regenerate the report: /usr/bin/python3 bench/attrib.py report results/<run-id>
+set -euo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+. "$top/common/lib.sh"
+
+read -r -a devices <<<"${DEVICES:-fake real}"
+read -r -a points <<<"${POINTS:-randread-4k-qd1 randread-64k-qd1 randread-1M-qd1 randread-4M-qd1}"
+read -r -a variants_list <<<"${VARIANTS:-$(variants | tr '\n' ' ')}"
+run_id=${RUN_ID:-attrib-$(date -u +%Y%m%d-%H%M%S)}
+out=${SGB_RESULTS:-$top/results}/$run_id
+work=$top/build/attrib/$run_id
+
+for d in "${devices[@]}"; do
+	case $d in real|fake) ;; *) die "unknown device '$d': use real or fake" ;; esac
+done
+for p in "${points[@]}"; do
+	[[ $p =~ ^(rand)?(read|write)-[0-9]+[kKmM]-qd[1-9][0-9]*$ ]] ||
+		die "bad point '$p': use <rw>-<bs>-qd<depth>, e.g. randread-4k-qd1"
+done
+for v in "${variants_list[@]}"; do
+	check_variant "$v"
+	[ -f "$top/build/$v/.built" ] && [ -f "$top/build/$v/initramfs.cpio" ] ||
+		die "$v is not built: run 'make image'"
+done
+"$top/qemu/plugin/build.sh"
+
+# n_ios BS: N for a block size (2N of them fit in 1 GiB)
+n_ios() {
+	case $1 in
+	4k) echo 2000 ;;
+	64k) echo 1000 ;;
+	1M) echo 200 ;;
+	4M) echo 100 ;;
+	*) die "no N for block size '$1': add it to n_ios() in bench/attrib.sh" ;;
+	esac
+}
+
+bs_of() {
+	local bs=${1#*-}
+	echo "${bs%-qd*}"
+}
+
+# fio_ios JSON: the I/Os fio completed (reads + writes)
+fio_ios() {
+	/usr/bin/python3 -c 'import json, sys
+j = json.load(open(sys.argv[1]))["jobs"][0]
+print(j["read"]["total_ios"] + j["write"]["total_ios"])' "$1"
+}
+
+for p in "${points[@]}"; do n_ios "$(bs_of "$p")" >/dev/null; done
+
+# plan DEVICE [DIV]: the guest plan of one boot (N divided by DIV).  fio's output goes to /tmp
+# during the measured runs (not to the 9p share, which completes in host
+# time) and is copied to the share after the third mark.
+plan() {
+	local dev=$1 div=${2:-1} params="dev_size_mb=1024 delay=0" p rw bs qd n fio
+	[ "$dev" = fake ] && params="$params fake_rw=1"
+	echo '#!/bin/sh'
+	echo '. "$SGB_SHARE/lib.sh"'
+	echo 'set -e'
+	echo "disk=\$(sd_load $params)"
+	echo 'cp /proc/kallsyms "$SGB_OUT/kallsyms"'
+	for p in "${points[@]}"; do
+		rw=${p%%-*} bs=${p#*-} bs=${bs%-qd*} qd=${p##*-qd}
+		n=$(($(n_ios "$bs") / div))
+		fio="fio --name=$p --filename=/dev/\$disk --direct=1 --ioengine=io_uring --rw=$rw --bs=$bs --iodepth=$qd --randseed=1 --output-format=json"
+		echo "$fio --number_ios=$(((n + 3) / 4)) --output=/tmp/$p-warm.json"
+		echo "sync"
+		echo "$fio --number_ios=$n --output=/tmp/$p-n.json"
+		echo "sync"
+		echo "$fio --number_ios=$((2 * n)) --output=/tmp/$p-2n.json"
+		echo "sync"
+		echo "cp /tmp/$p-n.json /tmp/$p-2n.json \"\$SGB_OUT/\""
+		echo "echo '$p $n' >>\"\$SGB_OUT/attrib-points\""
+	done
+}
+
+mkdir -p "$out/raw" "$work"
+{
+	echo "run_id $run_id"
+	echo "mode icount (-accel tcg,thread=single -icount shift=0,sleep=off, 1 vCPU)"
+	echo "plugin insncount (qemu/plugin/insncount.c, per-vCPU callback counters), mark __x64_sys_sync"
+	[ "${CACHE:-0}" = 1 ] && echo "plugin cachesim (qemu/plugin/cachesim.c), N/4 I/Os per run, a separate boot"
+	echo "devices ${devices[*]}"
+	echo "device_real scsi_debug dev_size_mb=1024 delay=0"
+	echo "device_fake scsi_debug dev_size_mb=1024 delay=0 fake_rw=1"
+	echo "fio direct=1 ioengine=io_uring randseed=1 number_ios=N then 2N (N: 4k 2000, 64k 1000, 1M 200, 4M 100)"
+	for p in "${points[@]}"; do echo "point $p"; done
+	echo "variants ${variants_list[*]}"
+	echo "base $(base_desc)"
+	echo "qemu $(qemu-system-x86_64 --version | head -n 1)"
+	echo "host_cpu $(sed -n 's/^model name\t*: //p' /proc/cpuinfo | head -n 1)"
+} >"$out/meta.txt"
+
+# attrib_boot DEVICE VARIANT PLUGIN DIV: one boot with PLUGIN (insncount or
+# cachesim) at N/DIV I/Os per run; folds its counts into raw/DEVICE/VARIANT/.
+attrib_boot() {
+	local d=$1 v=$2 plugin=$3 div=$4 map mark boot dst t0 p n r want got fold=fold
+	map=$top/build/$v/obj/System.map
+	[ -f "$map" ] || die "no $map: run 'make build'"
+	mark=$(awk '$3 == "__x64_sys_sync" { print "0x" $1 }' "$map")
+	[ -n "$mark" ] || die "$map has no __x64_sys_sync (the mark): is the kernel built with sync(2)?"
+	[ "$plugin" = cachesim ] && fold=fold-cache
+	plan "$d" "$div" >"$work/plan-$d-$div-$v.sh"
+	boot=$work/$d-$v-$plugin
+	note "attrib: $d $v $plugin (${points[*]})"
+	t0=$(date +%s)
+	"$top/qemu/run.sh" -v "$v" -p "$work/plan-$d-$div-$v.sh" -o "$boot" -m icount -M 2048 -t "${TIMEOUT:-3600}" \
+		-P "$plugin,out=$boot/$plugin.txt,mark=$mark" ||
+		die "the $d $v $plugin boot failed: $(cat "$boot/RESULT" 2>/dev/null || echo 'no result'); see $boot"
+	note "attrib: $d $v $plugin took $(($(date +%s) - t0)) s wall"
+	dst=$out/raw/$d/$v
+	mkdir -p "$dst"
+	/usr/bin/python3 "$top/bench/attrib.py" "$fold" "$boot/$plugin.txt" "$map" \
+		"$boot/share/out/kallsyms" "$boot/share/out/attrib-points" "$dst"
+	{
+		cat "$boot/run.info"
+		echo "system_map_sha256 $(sha256sum "$map" | cut -d' ' -f1)"
+		for p in "${points[@]}"; do
+			n=$(($(n_ios "$(bs_of "$p")") / div))
+			for r in n 2n; do
+				want=$n
+				[ $r = 2n ] && want=$((2 * n))
+				got=$(fio_ios "$boot/share/out/$p-$r.json")
+				[ "$got" = "$want" ] ||
+					die "$d $v $p: fio did $got I/Os in the $r run, the plan asked for $want (see $boot/share/out/$p-$r.json)"
+				echo "fio_ios $p $r $got"
+			done
+		done
+	} >"$dst/boot-$plugin.info"
+}
+
+# the boots of one kernel, one after another
+kernel_boots() {
+	local d
+	for d in "${devices[@]}"; do
+		attrib_boot "$d" "$1" insncount 1
+		if [ "${CACHE:-0}" = 1 ]; then attrib_boot "$d" "$1" cachesim 4; fi
+	done
+}
+
+# PAR=1: the kernels one after another; PAR=2: at once (icount guests are
+# deterministic whatever else runs, and each is one TCG thread)
+case ${PAR:-1} in
+1) for v in "${variants_list[@]}"; do kernel_boots "$v"; done ;;
+2)
+	pids=()
+	for v in "${variants_list[@]}"; do
+		kernel_boots "$v" &
+		pids+=($!)
+	done
+	for pid in "${pids[@]}"; do wait "$pid" || die "a kernel's boots failed (above)"; done
+	;;
+*) die "PAR must be 1 or 2, not '$PAR'" ;;
+esac
+/usr/bin/python3 "$top/bench/attrib.py" report "$out"
+note "attrib: wrote $out/ATTRIBUTION.md"

@@ -1,0 +1,42 @@
+#!/bin/bash
+# build.sh - build the TCG plugin(s) in qemu/plugin/ for the installed QEMU.
+#
+# qemu-plugin.h is in no binary package: it comes from Debian's qemu source
+# package of the installed QEMU's source version, fetched once with
+# `apt-get source --download-only` into build/qemu-src/ (24 MB; apt needs a
+# deb-src entry, which common/deps.sh adds).  Only the header is unpacked.
+# Output: build/plugin/libinsncount.so.  Quiet and quick when up to date.
+set -euo pipefail
+top=$(cd "$(dirname "$0")/../.." && pwd)
+. "$top/common/lib.sh"
+
+ver=$(dpkg-query -W -f '${source:Version}' qemu-system-x86 2>/dev/null) ||
+	die "qemu-system-x86 is not installed: run 'make deps'"
+src=$top/build/qemu-src
+hdr=$src/$ver/qemu-plugin.h
+out=$top/build/plugin
+if [ ! -f "$hdr" ]; then
+	mkdir -p "$src"
+	if ! ls "$src"/qemu_*.orig.tar.* >/dev/null 2>&1 || [ ! -f "$src/qemu_${ver#*:}.dsc" ]; then
+		note "fetching Debian's qemu source package $ver (for qemu-plugin.h)"
+		(cd "$src" && apt-get source --download-only "qemu=$ver") >"$src/apt-source.log" 2>&1 ||
+			die "apt-get source qemu=$ver failed (see build/qemu-src/apt-source.log): apt needs a deb-src entry; run 'make deps' as root"
+	fi
+	orig=$(ls "$src"/qemu_*.orig.tar.* | head -n 1)
+	mkdir -p "$src/$ver.tmp"
+	tar -xf "$orig" -C "$src/$ver.tmp" --wildcards '*/include/qemu/qemu-plugin.h' ||
+		die "no include/qemu/qemu-plugin.h in $orig"
+	mkdir -p "$src/$ver"
+	mv "$src/$ver.tmp"/*/include/qemu/qemu-plugin.h "$hdr"
+	rm -rf "$src/$ver.tmp"
+fi
+mkdir -p "$out"
+for c in "$top"/qemu/plugin/*.c; do
+	so=$out/lib$(basename "$c" .c).so
+	[ "$so" -nt "$c" ] && [ "$so" -nt "$hdr" ] && continue
+	# shellcheck disable=SC2046
+	gcc -O2 -g -Wall -Wextra -Wno-unused-parameter -shared -fPIC -I"$src/$ver" \
+		$(pkg-config --cflags glib-2.0) -o "$so.tmp" "$c" $(pkg-config --libs glib-2.0) ||
+		die "building $(basename "$so") failed (above)"
+	mv "$so.tmp" "$so"
+done

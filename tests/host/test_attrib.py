@@ -1,0 +1,113 @@
+"""Host-side tests of bench/attrib.py: folding the insncount plugin's block
+counts onto functions, per I/O by difference, and the phase report, on the
+hand-made fixture tests/data/attrib/ (a 6-symbol System.map, a kallsyms with
+a scsi_debug function, and plugin output with three marks for one point of
+N = 10 I/Os).  The expected figures are worked out by hand in the comments."""
+import contextlib
+import io
+import os
+import shutil
+import sys
+import tempfile
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, '..', '..', 'bench'))
+DATA = os.path.join(HERE, '..', 'data', 'attrib')
+
+import attrib  # noqa: E402
+
+
+def fx(name):
+    return os.path.join(DATA, name)
+
+
+class FoldTest(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp(prefix='attrib-test-')
+
+    def tearDown(self):
+        shutil.rmtree(self.tmp)
+
+    def fold(self, variant, kallsyms='kallsyms', counts=None):
+        out = os.path.join(self.tmp, 'raw', 'fake', variant)
+        attrib.fold(fx(counts or 'counts-%s.txt' % variant), fx('System.map'), fx(kallsyms),
+                    fx('points'), out)
+        return out
+
+    def test_fold_gives_each_function_its_instructions_in_both_runs(self):
+        meta, funcs = attrib.read_tsv(os.path.join(self.fold('sg_table'), 'randread-4k-qd1.tsv'))
+        self.assertEqual(meta['n_ios'], [10])
+        # marks 1..3: the N run is mark 2 - mark 1, the 2N run mark 3 - mark 2
+        self.assertEqual(meta['total_insns'], [6757 - 4500, 9194 - 6757])
+        # scsi_queue_rq's entry block (5 insns) ran 10 then 20 times, and a
+        # 2-insn block that starts in it and ends in sg_next ran once in each
+        self.assertEqual(funcs['scsi_queue_rq'], [52, 102, 10, 20])
+        self.assertEqual(meta['spanning_insns'], [2, 2])
+        # sg_next: a 3-insn block that is not its entry, 40 then 60 times
+        self.assertEqual(funcs['sg_next'], [120, 180, 0, 0])
+        # a module function, named from kallsyms
+        self.assertEqual(funcs['do_device_access [scsi_debug]'], [70, 140, 10, 20])
+        # user space and code past _etext are named as such
+        self.assertEqual(funcs['[user]'], [2000, 2000, 0, 0])
+        self.assertEqual(funcs['[kernel-unknown]'], [15, 15, 0, 0])
+        self.assertEqual(set(funcs), {'scsi_queue_rq', 'sg_next', 'do_device_access [scsi_debug]',
+                                      '[user]', '[kernel-unknown]'})
+
+    def test_per_io_is_the_difference_of_the_runs_over_n(self):
+        meta, funcs = attrib.read_tsv(os.path.join(self.fold('sg_table'), 'randread-4k-qd1.tsv'))
+        pio = attrib.per_io(meta, funcs)
+        self.assertEqual(pio['scsi_queue_rq'], 5.0)
+        self.assertEqual(pio['sg_next'], 6.0)
+        self.assertEqual(pio['[user]'], 0.0)
+
+    def test_report_puts_phases_side_by_side_with_the_functions_behind_the_difference(self):
+        self.fold('sg_table')
+        self.fold('sg_ring')
+        attrib.report(self.tmp, os.path.join(HERE, '..', '..', 'bench', 'attrib-phases.txt'))
+        with open(os.path.join(self.tmp, 'ATTRIBUTION.md')) as f:
+            md = f.read()
+        self.assertIn('## fake randread-4k-qd1', md)
+        # sg_next + do_device_access: 6 + 7 (sg_table), 30 + 7 (sg_ring: 60 -> 180 -> 420)
+        self.assertIn('| iterate and copy | 13.0 | 37.0 | +24.0 | +184.6 % |', md)
+        self.assertIn('| SCSI glue | 5.0 | 5.0 | 0.0 | +0.0 % |', md)
+        self.assertIn('| **total** | 18.0 | 42.0 | +24.0 | +133.3 % |', md)
+        self.assertIn('| `sg_next` | copy | 6.0 | 30.0 | +24.0 |', md)
+        self.assertNotIn('`scsi_queue_rq`', md)  # no difference, not listed
+
+    def test_phase_rules_match_whole_names_and_modules_by_their_function(self):
+        rules = attrib.read_phases(os.path.join(HERE, '..', '..', 'bench', 'attrib-phases.txt'))
+        self.assertEqual(attrib.phase_of(rules, 'sg_alloc_table_chained'), 'allocate')
+        self.assertEqual(attrib.phase_of(rules, 'sg_free_ring_chained'), 'free')
+        self.assertEqual(attrib.phase_of(rules, 'blk_rq_map_sg_ring'), 'map')
+        self.assertEqual(attrib.phase_of(rules, 'dma_map_sg_ring_attrs'), 'dma')
+        self.assertEqual(attrib.phase_of(rules, 'sg_ring_pcopy_to_buffer'), 'copy')
+        self.assertEqual(attrib.phase_of(rules, 'resp_read_dt0 [scsi_debug]'), 'scsi')
+        self.assertEqual(attrib.phase_of(rules, '[user]'), 'user')
+        self.assertEqual(attrib.phase_of(rules, 'blk_mq_submit_bio'), 'rest')
+        self.assertEqual(attrib.phase_of(rules, 'xsg_next'), 'rest')
+
+    def check_dies(self, fn, words):
+        err = io.StringIO()
+        with contextlib.redirect_stderr(err), self.assertRaises(SystemExit):
+            fn()
+        for w in words:
+            self.assertIn(w, err.getvalue())
+
+    def test_kernel_not_at_system_map_addresses_is_an_error_naming_kaslr(self):
+        self.check_dies(lambda: self.fold('sg_table', kallsyms='kallsyms-kaslr'), ['KASLR', 'nokaslr'])
+
+    def test_truncated_plugin_output_is_an_error(self):
+        self.check_dies(lambda: self.fold('sg_table', counts='counts-truncated.txt'), ['no end line'])
+
+    def test_too_few_marks_for_the_points_is_an_error(self):
+        pts = os.path.join(self.tmp, 'points')
+        with open(pts, 'w') as f:
+            f.write('randread-4k-qd1 10\nrandread-64k-qd1 10\n')
+        self.check_dies(lambda: attrib.fold(fx('counts-sg_table.txt'), fx('System.map'), fx('kallsyms'),
+                                            pts, os.path.join(self.tmp, 'o')),
+                        ['3 mark snapshots', 'need 6'])
+
+
+if __name__ == '__main__':
+    unittest.main()
