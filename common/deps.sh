@@ -1,13 +1,14 @@
 #!/bin/bash
-# deps.sh - install the Debian 12 packages sgbench needs (as root), or print
-# the exact command to run (otherwise).  Quiet when everything is there.
+# deps.sh [plugin] - install the Debian 12 packages sgbench needs (as root),
+# or print the exact command to run (otherwise).  Quiet when everything is
+# there.  With "plugin": what the TCG plugins (qemu/plugin/) need besides,
+# which make test and make bench do not.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/common/lib.sh"
 pkgs=(linux-source-6.1 build-essential flex bison bc libelf-dev libssl-dev cpio xz-utils kmod
 	ccache git qemu-system-x86 busybox-static fio linux-perf sg3-utils
-	python3 python3-matplotlib python3-scipy dwarves sparse pmccabe universal-ctags
-	libglib2.0-dev pkg-config dpkg-dev)
+	python3 python3-matplotlib python3-scipy dwarves sparse pmccabe universal-ctags)
 
 # The TCG plugin (qemu/plugin/) is built against qemu-plugin.h, which no
 # binary package ships: it comes from Debian's qemu source package, fetched
@@ -33,7 +34,14 @@ add_deb_src() {
 	apt-get update >"${TMPDIR:-/tmp}/sgbench-apt.log" 2>&1 ||
 		die "apt-get update failed after adding $f: see ${TMPDIR:-/tmp}/sgbench-apt.log"
 }
-add_deb_src
+case ${1:-} in
+'') ;;
+plugin)
+	pkgs=(libglib2.0-dev pkg-config dpkg-dev)
+	add_deb_src
+	;;
+*) die "usage: common/deps.sh [plugin]" ;;
+esac
 
 missing=()
 for p in "${pkgs[@]}"; do
@@ -52,4 +60,4 @@ if ! apt-get install -y --no-install-recommends "${missing[@]}" >"${TMPDIR:-/tmp
 	apt-get install -y --no-install-recommends "${missing[@]}" >>"${TMPDIR:-/tmp}/sgbench-apt.log" 2>&1 ||
 		die "apt-get could not install ${missing[*]}: see ${TMPDIR:-/tmp}/sgbench-apt.log"
 fi
-phase_done packages "$t0"
+phase_done "packages${1:+ ($1)}" "$t0"

@@ -4,11 +4,12 @@
 # qemu-plugin.h is in no binary package: it comes from Debian's qemu source
 # package of the installed QEMU's source version, fetched once with
 # `apt-get source --download-only` into build/qemu-src/ (24 MB; apt needs a
-# deb-src entry, which common/deps.sh adds).  Only the header is unpacked.
+# deb-src entry, which 'common/deps.sh plugin' adds).  Only the header is unpacked.
 # Output: build/plugin/libinsncount.so.  Quiet and quick when up to date.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/common/lib.sh"
+"$top/common/deps.sh" plugin
 
 ver=$(dpkg-query -W -f '${source:Version}' qemu-system-x86 2>/dev/null) ||
 	die "qemu-system-x86 is not installed: run 'make deps'"
@@ -20,7 +21,7 @@ if [ ! -f "$hdr" ]; then
 	if ! ls "$src"/qemu_*.orig.tar.* >/dev/null 2>&1 || [ ! -f "$src/qemu_${ver#*:}.dsc" ]; then
 		note "fetching Debian's qemu source package $ver (for qemu-plugin.h)"
 		(cd "$src" && apt-get source --download-only "qemu=$ver") >"$src/apt-source.log" 2>&1 ||
-			die "apt-get source qemu=$ver failed (see build/qemu-src/apt-source.log): apt needs a deb-src entry; run 'make deps' as root"
+			die "apt-get source qemu=$ver failed (see build/qemu-src/apt-source.log): apt needs a deb-src entry; run 'common/deps.sh plugin' as root"
 	fi
 	orig=$(ls "$src"/qemu_*.orig.tar.* | head -n 1)
 	mkdir -p "$src/$ver.tmp"
