@@ -71,7 +71,7 @@ qdisk() {
 	megasas-gen2) drv=megaraid_sas pci=0x0079 ;;
 	mptsas) drv=mptsas ;;
 	lsi) drv=sym53c8xx ;;
-	am53c974) drv=esp ;;
+	am53c974) drv="(null)" pci=0x2020 ;; # esp_scsi sets no proc_name
 	ahci) drv=ahci ;;
 	ide) drv=ata_piix ;;
 	usb) drv=usb-storage ;;
@@ -79,8 +79,8 @@ qdisk() {
 	esac
 	while [ $i -lt 300 ]; do
 		for h in /sys/class/scsi_host/host*; do
-			[ "$(cat $h/proc_name 2>/dev/null)" = $drv ] || continue
-			[ -z "$pci" ] || [ "$(cat $h/device/../device 2>/dev/null)" = $pci ] || continue
+			[ "$(cat $h/proc_name 2>/dev/null)" = "$drv" ] || continue
+			[ -z "$pci" ] || [ "$(cat $h/device/../device 2>/dev/null)" = "$pci" ] || continue
 			for d in $h/device/target*/*/block/$pat*; do
 				[ -e "$d" ] && break 3
 			done

@@ -14,10 +14,17 @@
 /// conversion, or stay unconverted: the transition of patch 0009 keeps them
 /// correct with one array per command.
 //
-// Confidence: High for what it converts; it converts only files it fully
-// understands.  Check the result still builds and review it: the template
-// may be in another file (then add .use_sg_ring = 1 there by hand).
-// Usage: spatch --sp-file scsi_host_use_sg_ring.cocci -D patch --dir DIR
+// Confidence: High for what it converts: each rewrite keeps its meaning for
+// rings of any number of arrays, and on a host without use_sg_ring too (its
+// ring is one array), so converted code is right whether or not the flag is
+// set; the flag is added only where no use the rule cannot convert is left.
+// Apply it to all the files of one driver at once (one group of
+// --file-groups per driver), so that one unconvertible use anywhere in the
+// driver keeps its template unflagged:
+//   spatch --sp-file scsi_host_use_sg_ring.cocci -D patch --in-place \
+//          --file-groups GROUPS
+// A template in a file without accessor uses (a library driver such as
+// 53c700 and its front ends) must be flagged by hand.  Build and review.
 
 virtual patch
 
