@@ -9,7 +9,7 @@
 # 4 MiB at 4k, 64k, 1M and 4M with max_sectors_kb raised to the hardware
 # limit (qdisk).  The page allocator is shuffled (page_alloc.shuffle=1), so
 # fio's buffers are scattered pages; the scsi:scsi_dispatch_cmd_start
-# tracepoint gives the number of data segments (data_sglen) of every command
+# tracepoint gives the number of data segments (data_sgl=) of every command
 # the driver received, and at 64k and above some command must have had more
 # than the 2 entries (SCSI_INLINE_SG_CNT) inline in a command: such commands
 # spanned several arrays of a ring (sg_ring, converted host), one pool array
@@ -39,8 +39,8 @@ segs() {
 		ok = 0
 		for (i = 1; i <= NF; i++) {
 			if ($i == h) ok = 1
-			if (ok && $i ~ /^data_sglen=/) {
-				n = substr($i, 12) + 0; cmds++
+			if (ok && $i ~ /^data_sgl=/) {
+				n = substr($i, 10) + 0; cmds++
 				if (n > max) max = n
 				if (n > 2) over++
 			}
