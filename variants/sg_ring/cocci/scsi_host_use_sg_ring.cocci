@@ -93,7 +93,6 @@ identifier sg, i;
 @start depends on patch && !hard && !hardloop@
 iterator name sg_ring_for_each, sg_ring_for_each_dma;
 identifier i;
-statement S;
 @@
 (
 + i = 0;
