@@ -218,7 +218,11 @@ done
 # am53c974, ahci, usb-storage on qemu-xhci (q35) and CD-ROMs on virtio-scsi,
 # ahci and lsi53c895a read whole; then piix IDE (the pc machine).  Boots
 # NAME|DISKS|HBAS|CDS; the page allocator shuffled so buffers are scattered.
-hba_boots="qemu-hba|megasas=file,megasas-gen2=file,mptsas=file,lsi=file,am53c974=file,ahci=file,usb=file,virtio=cd,ahci=cd,lsi=cd|megasas,megasas-gen2,mptsas,lsi,am53c974,ahci,usb|virtio,ahci,lsi
+# megasas takes its legacy IRQ unshared (no ACPI, no MSI in this config),
+# which fails the 9p share's virtio probe beside it: a boot each.
+hba_boots="qemu-hba|mptsas=file,lsi=file,am53c974=file,ahci=file,usb=file,virtio=cd,ahci=cd,lsi=cd|mptsas,lsi,am53c974,ahci,usb|virtio,ahci,lsi
+	qemu-hba-megasas|megasas=file|megasas|
+	qemu-hba-megasas-gen2|megasas-gen2=file|megasas-gen2|
 	qemu-hba-ide|ide=file|ide|"
 for v in $(variants); do
 	: >"$runs/$v-qemu-hba.tsv"
