@@ -101,7 +101,8 @@ for spec in "${disk_specs[@]}"; do
 	case $hba in
 	virtio) disk_args+=(-device "virtio-scsi-pci,id=$id,num_queues=$cpus,virtqueue_size=1024") ;;
 	pvscsi) disk_args+=(-device "pvscsi,id=$id") ;;
-	megasas | megasas-gen2 | am53c974) disk_args+=(-device "$hba,id=$id") machine=(-machine q35) ;;
+	megasas | megasas-gen2) disk_args+=(-device "$hba,id=$id,addr=0x10") machine=(-machine q35) ;;
+	am53c974) disk_args+=(-device "$hba,id=$id") machine=(-machine q35) ;;
 	mptsas) disk_args+=(-device "mptsas1068,id=$id") machine=(-machine q35) ;;
 	lsi) disk_args+=(-device "lsi53c895a,id=$id") machine=(-machine q35) ;;
 	ahci) dev=ide-hd bus=ide.0 machine=(-machine q35) ;;
