@@ -107,9 +107,9 @@ SURFACE_HEADERS = ['include/linux/scatterlist.h', 'include/linux/sg_ring.h',
 CTAGS_KINDS = {'function': 'function', 'prototype': 'function', 'macro': 'macro',
                'member': 'struct field'}
 
-# The accessors the series changes (patches 0008/0009): the single-array
-# accessors now look at the first array only and WARN beyond it; sdb.table
-# no longer exists.  Counted: every occurrence (git grep -o -w) in *.c and
+# The single-array accessors and sdb.table (patch 0009 keeps them exactly as
+# in 6.1 for hosts that do not set use_sg_ring; converted hosts use the ring
+# calls instead).  Counted: every occurrence (git grep -o -w) in *.c and
 # *.h of the whole tree, except the header that defines them.
 ACCESSORS = ['scsi_sglist', 'scsi_sg_count', 'scsi_for_each_sg', 'scsi_prot_sglist',
              'scsi_prot_sg_count', 'scsi_for_each_prot_sg', r'sdb\.table', r'sdb->table']
@@ -882,9 +882,11 @@ class Decision:
         L = ['## Conversion cost for the rest of the kernel', '',
              'Every use of the accessors the series changes, over the whole tree (`git grep -n -o -w -E` '
              '`' + '|'.join(ACCESSORS) + '` in `*.c` and `*.h`, without `' + ACCESSOR_DEF + '`, '
-             'which defines them): the single-array accessors (patch 0008/0009 make them look at the '
-             'first array only and WARN beyond it) and direct `sdb.table` uses (gone: those files no '
-             'longer build). `scsi_bufflen()` and the copy helpers keep their meaning and are not '
+             'which defines them): the single-array accessors and direct `sdb.table` uses. Under the '
+             'series\' transition (patch 0009) they keep their 6.1 code and contracts for every host '
+             'that does not set `use_sg_ring` in its template: such a host gets each buffer in one '
+             'array, at most SG_RING_CHUNK_SIZE entries, so no use needs converting for correctness; '
+             'a host that opts in uses `scsi_sgring()` and `scsi_dma_map_ring()` instead. `scsi_bufflen()` and the copy helpers keep their meaning and are not '
              'counted. A site is one occurrence (a line with two uses counts two). Raw: '
              '[accessors-base.txt](raw/decision/accessors-base.txt), '
              '[accessors-sg_ring.txt](raw/decision/accessors-sg_ring.txt).', '']
@@ -929,9 +931,10 @@ class Decision:
               'and SG_ALL as compiled for this config; raw: '
               '[sg_tablesize-defines-base.txt](raw/decision/sg_tablesize-defines-base.txt)). '
               f'Two thresholds, from the sg_ring tree\'s own constants: the inline head of this port '
-              f'(SCSI_INLINE_SG_CNT = {inline}: a larger command spans two arrays, and the unconverted '
-              f'accessors WARN), and one pool array (SG_RING_CHUNK_SIZE = {chunk}: the 2007 design, '
-              'where a command lives in one array from the pools unless it needs more).', '',
+              f'(SCSI_INLINE_SG_CNT = {inline}: a larger command of a host that sets use_sg_ring spans '
+              f'two arrays), and one pool array (SG_RING_CHUNK_SIZE = {chunk}: the most segments an '
+              'unconverted host gets a command, so the files above it lose request size until they '
+              'are converted: the cost of the transition).', '',
               '| | assignments | files |', '|---|---|---|',
               f'| all | {len(vals)} | {len({x[0] for x in vals})} |',
               f'| value known | {len(known)} | {len({x[0] for x in known})} |',
@@ -948,9 +951,10 @@ class Decision:
         self.L += L
         b, r = totals['base'], totals[RING]
         self.summary.append(('Conversion cost for the rest of 6.1', CONTROL,
-                             f'{b[0]} uses of the changed accessors in {b[1]} files; {r[0]} in {r[1]} remain '
-                             f'after the series; {len(over_inline)} files set sg_tablesize above the inline head '
-                             f'({inline}), {len(over_chunk)} above one pool array ({chunk}), {len({x[0] for x in unknown})} '
+                             f'{b[0]} uses of the single-array accessors in {b[1]} files ({r[0]} in {r[1]} after '
+                             'the series), all correct unchanged for hosts without use_sg_ring; '
+                             f'{len(over_chunk)} files set sg_tablesize above one pool array ({chunk}) and get '
+                             f'smaller requests until converted, {len({x[0] for x in unknown})} '
                              'unresolved; sg_table needs none', '#conversion-cost-for-the-rest-of-the-kernel'))
 
     # -- memory

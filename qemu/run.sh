@@ -29,6 +29,14 @@
 #       256 MiB raw file in OUTDIR, deleted when QEMU exits; for verify
 #       runs).  E.g. -d virtio=file,pvscsi=file.  The guest finds each disk
 #       by its host's driver (qdisk in lib.sh).
+#       Also the other adapters QEMU 7.2 emulates, which boot the q35
+#       machine (its own IRQ per device; the pc machine shares IRQ 11):
+#       megasas, megasas-gen2, mptsas (mptsas1068), lsi (lsi53c895a),
+#       am53c974, ahci (q35's own ICH9 AHCI), usb (usb-storage on
+#       qemu-xhci); and ide (the pc machine's piix IDE, not with those).
+#       BACKING cd (virtio, lsi, ahci): a CD-ROM (scsi-cd, or ide-cd on the
+#       AHCI's second port) of 16 MiB of random data, its SHA-256 in
+#       share/HBA-cd.sha256 for the guest to compare with.
 #
 # OUTDIR gets console.log (the serial console, the whole kernel log),
 # share/out/{status,dmesg.txt,plan.log,kunit/...}, run.info (accelerator,
@@ -97,31 +105,57 @@ if [ -n "$plugin" ]; then
 fi
 
 # the -d disks: QEMU arguments, and the raw files to delete afterwards
-disk_args=() disk_files=()
+disk_args=() disk_files=() cd_files=() machine=()
 IFS=, read -r -a disk_specs <<<"$disks"
 for spec in "${disk_specs[@]}"; do
 	hba=${spec%%=*} backing=${spec#*=}
 	[ "$hba" != "$spec" ] || die "disk '$spec' (-d): use HBA=BACKING, e.g. virtio=null"
+	id=$hba dev=scsi-hd bus=$hba.0
+	[ "$backing" = cd ] && id=$hba-cd dev=scsi-cd bus=$id.0
 	case $hba in
-	virtio) disk_args+=(-device "virtio-scsi-pci,id=$hba,num_queues=$cpus,virtqueue_size=1024") ;;
-	pvscsi) disk_args+=(-device "pvscsi,id=$hba") ;;
-	*) die "unknown HBA '$hba' (-d): choose virtio or pvscsi" ;;
+	virtio) disk_args+=(-device "virtio-scsi-pci,id=$id,num_queues=$cpus,virtqueue_size=1024") ;;
+	pvscsi) disk_args+=(-device "pvscsi,id=$id") ;;
+	megasas | megasas-gen2) disk_args+=(-device "$hba,id=$id,addr=0x10") machine=(-machine q35) ;;
+	am53c974) disk_args+=(-device "$hba,id=$id") machine=(-machine q35) ;;
+	mptsas) disk_args+=(-device "mptsas1068,id=$id") machine=(-machine q35) ;;
+	lsi) disk_args+=(-device "lsi53c895a,id=$id") machine=(-machine q35) ;;
+	ahci) dev=ide-hd bus=ide.0 machine=(-machine q35) ;;
+	ide) dev=ide-hd bus=ide.0 ;;
+	usb) disk_args+=(-device "qemu-xhci,id=xhci") dev=usb-storage bus=xhci.0 machine=(-machine q35) ;;
+	*) die "unknown HBA '$hba' (-d): choose virtio, pvscsi, megasas, megasas-gen2, mptsas, lsi, am53c974, ahci, ide or usb" ;;
 	esac
 	case $backing in
-	null) disk_args+=(-blockdev "driver=null-co,node-name=$hba-disk,read-zeroes=on,size=4294967296") ;;
+	null) disk_args+=(-blockdev "driver=null-co,node-name=$id-disk,read-zeroes=on,size=4294967296") ;;
 	file)
-		disk_files+=("$out/$hba.raw")
-		disk_args+=(-blockdev "driver=raw,node-name=$hba-disk,file.driver=file,file.filename=$out/$hba.raw")
+		disk_files+=("$out/$id.raw")
+		disk_args+=(-blockdev "driver=raw,node-name=$id-disk,file.driver=file,file.filename=$out/$id.raw")
 		;;
-	*) die "unknown backing '$backing' for $hba (-d): choose null or file" ;;
+	cd)
+		case $hba in
+		virtio | lsi) ;;
+		ahci) dev=ide-cd bus=ide.1 ;;
+		*) die "no CD-ROM (-d $spec) on $hba: choose virtio, lsi or ahci" ;;
+		esac
+		cd_files+=("$out/$id.iso")
+		disk_args+=(-blockdev "driver=raw,node-name=$id-disk,read-only=on,file.driver=file,file.filename=$out/$id.iso")
+		;;
+	*) die "unknown backing '$backing' for $hba (-d): choose null, file or cd" ;;
 	esac
-	disk_args+=(-device "scsi-hd,drive=$hba-disk,bus=$hba.0,serial=sgb-$hba")
+	disk_args+=(-device "$dev,drive=$id-disk,bus=$bus,serial=sgb-$id")
 done
+case ",$disks" in
+*,ide=*) [ ${#machine[@]} -eq 0 ] || die "-d $disks: ide is the pc machine's, the others boot q35: give ide its own boot" ;;
+esac
 
 rm -rf "$out"
 mkdir -p "$out/share/out"
 for f in "${disk_files[@]}"; do truncate -s 256M "$f"; done
-trap 'rm -f "${disk_files[@]}"' EXIT
+for f in "${cd_files[@]}"; do
+	head -c 16M /dev/urandom >"$f"
+	b=${f##*/}
+	sha256sum <"$f" | cut -d' ' -f1 >"$out/share/${b%.iso}.sha256"
+done
+trap 'rm -f "${disk_files[@]}" "${cd_files[@]}"' EXIT
 cp "$plan" "$out/share/plan.sh"
 cp "$top/common/image/guest-lib.sh" "$out/share/lib.sh"
 chmod +x "$out/share/plan.sh"
@@ -142,7 +176,7 @@ chmod +x "$out/share/plan.sh"
 
 cmdline="console=ttyS0 panic=-1 oops=panic panic_on_warn=0 loglevel=6 $extra"
 [ "$shell" = yes ] && cmdline="$cmdline sgb.shell=1"
-args=("${accel[@]}" -smp "$cpus" -m "$mem" -nographic -no-reboot
+args=("${accel[@]}" "${machine[@]}" -smp "$cpus" -m "$mem" -nographic -no-reboot
 	-kernel "$kernel" -initrd "$initrd" -append "$cmdline"
 	-fsdev "local,id=sgb,path=$out/share,security_model=none"
 	-device virtio-9p-pci,fsdev=sgb,mount_tag=sgb

@@ -243,6 +243,42 @@ for v in $(variants); do
 	phase_done "test $v debian userspace" "$tg"
 done
 
+# --- each kernel: QEMU's other storage host adapters ----------------------
+# (tests/guest/qemu-hba.sh) megasas, megasas-gen2, mptsas1068, lsi53c895a,
+# am53c974, ahci, usb-storage on qemu-xhci (q35) and CD-ROMs on virtio-scsi,
+# ahci and lsi53c895a read whole; then piix IDE (the pc machine).  Boots
+# NAME|DISKS|HBAS|CDS; the page allocator shuffled so buffers are scattered.
+# megasas takes its legacy IRQ unshared (no ACPI, no MSI in this config):
+# qemu/run.sh puts it in slot 0x10, off the 9p share's line, and it boots
+# alone (it would fail q35's AHCI beside it).
+hba_boots="qemu-hba|mptsas=file,lsi=file,am53c974=file,ahci=file,usb=file,virtio=cd,ahci=cd,lsi=cd|mptsas,lsi,am53c974,ahci,usb|virtio,ahci,lsi
+	qemu-hba-megasas|megasas=file|megasas|
+	qemu-hba-megasas-gen2|megasas-gen2=file|megasas-gen2|
+	qemu-hba-ide|ide=file|ide|"
+for v in $(variants); do
+	: >"$runs/$v-qemu-hba.tsv"
+	want=""
+	while IFS='|' read -r name disks hbas cds; do
+		dir=$runs/$v-$name
+		"$top/qemu/run.sh" -v "$v" -p "$top/tests/guest/qemu-hba.sh" -o "$dir" -m "$mode" -t 900 \
+			-d "$disks" -a "page_alloc.shuffle=1 sgb.hbas=$hbas sgb.cds=$cds" ||
+			result "$v/$name/boot" failed "$(cat "$dir/RESULT")"
+		cat "$dir/share/out/results.tsv" >>"$runs/$v-qemu-hba.tsv" 2>/dev/null
+		for h in ${hbas//,/ }; do
+			want="$want $h/disk-appears"
+			for bs in 4k 64k 1M 4M; do want="$want $h/verify-$bs $h/segments-$bs"; done
+		done
+		for h in ${cds//,/ }; do
+			for bs in 2k 64k 1M; do want="$want $h-cd/read-$bs"; done
+		done
+	done <<<"${hba_boots//$'\t'/}"
+	for w in $want; do
+		grep -q "^$w"$'\t' "$runs/$v-qemu-hba.tsv" ||
+			result "$v/$w" failed "no result: the plan stopped before it (see $runs/$v-qemu-hba*/share/out/plan.log)"
+	done
+	results_from < <(sed "s|^|$v/|" "$runs/$v-qemu-hba.tsv")
+done
+
 # --- reliability, fast subset, on each variant's debug kernel -------------
 # (tests/reliability/; make test-full only; the full set is make reliability)
 if [ $level = full ]; then

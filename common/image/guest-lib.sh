@@ -57,20 +57,31 @@ slab_peak() {
 	[ -f "$file" ]
 }
 
-# qdisk HBA: wait for the disk qemu/run.sh -d attached to HBA (virtio or
-# pvscsi; found by its SCSI host's driver), raise its max_sectors_kb to 4096
-# (or the HBA's max_hw_sectors_kb if lower) and print the disk's name.
+# qdisk HBA [cd]: wait for the disk (or, with cd, the CD-ROM) qemu/run.sh -d
+# attached to HBA (found by its SCSI host's driver, and for megasas and
+# megasas-gen2 by the PCI device id), raise its max_sectors_kb to 4096 (or
+# the HBA's max_hw_sectors_kb if lower) and print the disk's name.
 qdisk() {
-	local drv i=0 h d= hw
+	local drv i=0 h d= hw pci= pat=sd
+	[ "${2:-}" = cd ] && pat=sr
 	case $1 in
 	virtio) drv=virtio_scsi ;;
 	pvscsi) drv=vmw_pvscsi ;;
-	*) echo "qdisk: unknown HBA '$1': virtio or pvscsi" >&2; return 1 ;;
+	megasas) drv=megaraid_sas pci=0x0060 ;;
+	megasas-gen2) drv=megaraid_sas pci=0x0079 ;;
+	mptsas) drv=mptsas ;;
+	lsi) drv=sym53c8xx ;;
+	am53c974) drv="(null)" pci=0x2020 ;; # esp_scsi sets no proc_name
+	ahci) drv=ahci ;;
+	ide) drv=ata_piix ;;
+	usb) drv=usb-storage ;;
+	*) echo "qdisk: unknown HBA '$1' (see qemu/run.sh -d)" >&2; return 1 ;;
 	esac
-	while [ $i -lt 100 ]; do
+	while [ $i -lt 300 ]; do
 		for h in /sys/class/scsi_host/host*; do
-			[ "$(cat $h/proc_name 2>/dev/null)" = $drv ] || continue
-			for d in $h/device/target*/*/block/*; do
+			[ "$(cat $h/proc_name 2>/dev/null)" = "$drv" ] || continue
+			[ -z "$pci" ] || [ "$(cat $h/device/../device 2>/dev/null)" = "$pci" ] || continue
+			for d in $h/device/target*/*/block/$pat*; do
 				[ -e "$d" ] && break 3
 			done
 		done
@@ -78,7 +89,7 @@ qdisk() {
 		i=$((i + 1))
 		sleep 0.1
 	done
-	[ -n "$d" ] || { echo "no $drv disk appeared (did qemu/run.sh get -d $1=...?)" >&2; return 1; }
+	[ -n "$d" ] || { echo "no $drv ${2:-disk} appeared within 30 s (did qemu/run.sh get -d $1=...?)" >&2; return 1; }
 	d=$(basename "$d")
 	i=0
 	while [ ! -b /dev/$d ] && [ $i -lt 100 ]; do i=$((i + 1)); sleep 0.1; done
