@@ -197,7 +197,8 @@ for v in $(variants); do
 	else
 		result "$v/boot" failed "$(cat "$dir/RESULT")"
 	fi
-	"$py" "$top/tests/check_guest.py" "$dir" "$v" sg_api >"$runs/$v.txt"
+	# the KUnit suites each kernel must run (variants/<v>/kunit-suites)
+	"$py" "$top/tests/check_guest.py" "$dir" "$v" $(cat "$top/variants/$v/kunit-suites") >"$runs/$v.txt"
 	results_from <"$runs/$v.txt"
 	phase_done "test $v smoke and kunit" "$tg"
 	tg=$(date +%s)

@@ -6,11 +6,15 @@
 # files in $SGB_OUT, judged on the host by tests/check_guest.py.
 . "$SGB_SHARE/lib.sh"
 set -e
-# the sg_api KUnit suite (a module: its DMA-failure case provokes a
-# dma-direct WARN, which must not taint every other boot)
+# the KUnit suites of the sg_api module (a module: its DMA-failure case
+# provokes a dma-direct WARN, which must not taint every other boot):
+# sg_api, and in the sg_ring kernel also sg_ring_blk
 modprobe sg_api_kunit
 mkdir -p "$SGB_OUT/kunit"
-cat /sys/kernel/debug/kunit/sg_api/results >"$SGB_OUT/kunit/sg_api.ktap"
+for d in /sys/kernel/debug/kunit/sg_*/; do
+	s=$(basename "$d")
+	cat "$d/results" >"$SGB_OUT/kunit/$s.ktap"
+done
 rmmod sg_api_kunit
 disk=$(sd_load dev_size_mb=64 delay=0)
 echo "$disk" >"$SGB_OUT/smoke.disk"

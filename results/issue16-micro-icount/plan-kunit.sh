@@ -1,0 +1,17 @@
+#!/bin/sh
+# the sg_api module's suites, timed with and without the differential cases
+. "$SGB_SHARE/lib.sh"
+set -e
+mkdir -p "$SGB_OUT/kunit0" "$SGB_OUT/kunit"
+for cases in 0 2000; do
+	t0=$(cut -d' ' -f1 /proc/uptime)
+	modprobe sg_api_kunit blk_cases=$cases
+	t1=$(cut -d' ' -f1 /proc/uptime)
+	echo "blk_cases=$cases start=$t0 end=$t1" >>"$SGB_OUT/kunit-time.txt"
+	d=kunit; [ "$cases" = 0 ] && d=kunit0
+	for s in /sys/kernel/debug/kunit/sg_*/; do
+		cat "$s/results" >"$SGB_OUT/$d/$(basename "$s").ktap"
+	done
+	rmmod sg_api_kunit
+done
+dmesg >"$SGB_OUT/dmesg-kunit.txt"
