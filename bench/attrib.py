@@ -52,9 +52,11 @@ def die(msg):
     sys.exit(1)
 
 
-def read_snapshots(path):
-    """The plugin's snapshots, in order: a list of (why, {key: count})
-    where key is (vaddr, last_insn_vaddr, insns)."""
+def read_framed(path, fmt, record, width, parse, header, check=None):
+    """The snapshots of a plugin's dump: "S <n> <why> <x> <header>" opens
+    one, lines of `record` with `width` fields fill it (parse(fields) gives
+    (key, value)), "E" closes it after check(snapshot) has had its say.  A
+    list of (why, {key: value}, header(header field))."""
     snaps = []
     cur = None
     with open(path) as f:
@@ -62,22 +64,36 @@ def read_snapshots(path):
             w = line.split()
             if not w:
                 continue
-            if w[0] == "B" and cur is not None and len(w) == 5:
-                cur[1][(int(w[1], 16), int(w[2], 16), int(w[3]))] = int(w[4])
+            if w[0] == record and cur is not None and len(w) == width:
+                k, v = parse(w)
+                cur[1][k] = v
             elif w[0] == "S" and len(w) == 5:
-                cur = (w[2], {}, int(w[4]))
+                cur = (w[2], {}, header(w[4]))
             elif w[0] == "E" and cur is not None:
-                total = sum(k[2] * c for k, c in cur[1].items())
-                if total != cur[2]:
-                    die("%s:%d: snapshot totals %d instructions, its header says %d" %
-                        (path, lineno, total, cur[2]))
+                if check:
+                    why = check(cur)
+                    if why:
+                        die("%s:%d: %s" % (path, lineno, why))
                 snaps.append(cur)
                 cur = None
             else:
-                die("%s:%d: not a line of the insncount format: %r" % (path, lineno, line))
+                die("%s:%d: not a line of the %s format: %r" % (path, lineno, fmt, line))
     if cur is not None:
         die("%s: the last snapshot has no end line (QEMU killed while writing?)" % path)
     return snaps
+
+
+def read_snapshots(path):
+    """The plugin's snapshots, in order: a list of (why, {key: count})
+    where key is (vaddr, last_insn_vaddr, insns)."""
+    def check(snap):
+        total = sum(k[2] * c for k, c in snap[1].items())
+        if total != snap[2]:
+            return "snapshot totals %d instructions, its header says %d" % (total, snap[2])
+        return None
+    return read_framed(path, "insncount", "B", 5,
+                       lambda w: ((int(w[1], 16), int(w[2], 16), int(w[3])), int(w[4])),
+                       int, check)
 
 
 class Symbols:
@@ -190,25 +206,8 @@ CACHE_FIELDS = ["execs", "daccess", "l1i_miss", "l1d_miss", "l2_miss"]
 def read_cache_snapshots(path):
     """cachesim's snapshots: a list of (why, {vaddr: [execs, daccess,
     l1i_miss, l1d_miss, l2_miss]}, model)."""
-    snaps = []
-    cur = None
-    with open(path) as f:
-        for lineno, line in enumerate(f, 1):
-            w = line.split()
-            if not w:
-                continue
-            if w[0] == "C" and cur is not None and len(w) == 7:
-                cur[1][int(w[1], 16)] = [int(x) for x in w[2:]]
-            elif w[0] == "S" and len(w) == 5:
-                cur = (w[2], {}, w[4])
-            elif w[0] == "E" and cur is not None:
-                snaps.append(cur)
-                cur = None
-            else:
-                die("%s:%d: not a line of the cachesim format: %r" % (path, lineno, line))
-    if cur is not None:
-        die("%s: the last snapshot has no end line (QEMU killed while writing?)" % path)
-    return snaps
+    return read_framed(path, "cachesim", "C", 7,
+                       lambda w: (int(w[1], 16), [int(x) for x in w[2:]]), str)
 
 
 def fold_cache(counts, system_map, kallsyms, points_file, outdir):
