@@ -1,0 +1,23 @@
+#include <scsi/scsi_cmnd.h>
+#include <scsi/scsi_host.h>
+
+/* sym53c8xx's sym_scatter(): two declarations open the loop body */
+static int foo_fill(struct scsi_cmnd *cmd, u64 *tbl)
+{
+	struct scatterlist *sg;
+	int i, n = scsi_dma_map(cmd);
+
+	scsi_for_each_sg(cmd, sg, n, i) {
+		dma_addr_t a = sg_dma_address(sg);
+		unsigned int len = sg_dma_len(sg);
+
+		tbl[i] = a + len;
+	}
+	scsi_dma_unmap(cmd);
+	return i;
+}
+
+static struct scsi_host_template foo_template = {
+	.name		= "foo",
+	.sg_tablesize	= 128,
+};
