@@ -114,6 +114,12 @@ CTAGS_KINDS = {'function': 'function', 'prototype': 'function', 'macro': 'macro'
 ACCESSORS = ['scsi_sglist', 'scsi_sg_count', 'scsi_for_each_sg', 'scsi_prot_sglist',
              'scsi_prot_sg_count', 'scsi_for_each_prot_sg', r'sdb\.table', r'sdb->table']
 ACCESSOR_DEF = 'include/scsi/scsi_cmnd.h'
+# The semantic patch that converts the mechanical uses, and the drivers it
+# runs over (one spatch per driver, so that one use it cannot convert keeps
+# that driver's template unflagged).
+COCCI_DIR = os.path.join(TOP, 'variants', RING, 'cocci')
+COCCI_RULE = os.path.join(COCCI_DIR, 'scsi_host_use_sg_ring.cocci')
+COCCI_GROUPS = os.path.join(COCCI_DIR, 'groups-6.1.txt')
 TABLESIZE_RX = r'(\.|->)sg_tablesize[[:space:]]*=[^=]'
 
 SEGMENTS = [1, 2, 8, 128, 129, 256, 1024, 2048]
@@ -169,7 +175,8 @@ def parse_numstat(text):
 
 # The drivers the sg_ring series converts (the rest of drivers/scsi is the
 # SCSI core for the churn count).
-DRIVERS = ('drivers/scsi/scsi_debug.c', 'drivers/scsi/virtio_scsi.c', 'drivers/scsi/vmw_pvscsi.c')
+DRIVERS = ('drivers/scsi/scsi_debug.c', 'drivers/scsi/virtio_scsi.c', 'drivers/scsi/vmw_pvscsi.c',
+           'drivers/scsi/sr.c')
 
 
 def churn_class(path):
@@ -196,6 +203,54 @@ def churn(numstat):
             out[c][0] += 1
             out[c][1] += a
             out[c][2] += r
+    return out
+
+
+def parse_groups(text):
+    """groups-6.1.txt: blank-line separated groups of paths, one per driver."""
+    return [g.split() for g in re.split(r'\n\s*\n', text) if g.split()]
+
+
+def run_cocci(trees, tree, tmp, groups=None):
+    """The semantic patch over TREE, one spatch per driver group (those of
+    groups-6.1.txt unless GROUPS is given): its diff."""
+    if groups is None:
+        with open(COCCI_GROUPS) as f:
+            groups = parse_groups(f.read())
+    work = os.path.join(tmp, 'cocci-' + tree[:12])
+    out = []
+    for group in groups:
+        for path in group:
+            text = trees.show(tree, path)
+            if not text:
+                die(f'{path} of {os.path.relpath(COCCI_GROUPS, TOP)} is not in the {RING} tree: '
+                    'update the groups to the base')
+            local = os.path.join(work, path)
+            os.makedirs(os.path.dirname(local), exist_ok=True)
+            with open(local, 'w') as f:
+                f.write(text)
+        out.append(run(['spatch', '--very-quiet', '--sp-file', COCCI_RULE, '-D', 'patch'] + group,
+                       cwd=work))
+    return ''.join(out)
+
+
+def parse_cocci(text):
+    """spatch -D patch output: {path: [added, removed, accessor sites removed,
+    template flagged]}."""
+    rx = re.compile(r'\b(%s)\b' % '|'.join(ACCESSORS))
+    out, cur = {}, None
+    for line in text.splitlines():
+        if line.startswith('--- '):
+            cur = out.setdefault(line[4:].split()[0], [0, 0, 0, False])
+        elif line.startswith('+++ ') or cur is None:
+            continue
+        elif line.startswith('+'):
+            cur[0] += 1
+            cur[2] -= len(rx.findall(line))
+            cur[3] |= bool(re.search(r'\.use_sg_ring\s*=\s*1', line))
+        elif line.startswith('-'):
+            cur[1] += 1
+            cur[2] += len(rx.findall(line))
     return out
 
 
@@ -578,7 +633,7 @@ def check_series(rundir):
 
 def collect(rundir):
     check_series(rundir)
-    for tool in ('git', 'pmccabe', 'ctags', 'gcc'):
+    for tool in ('git', 'pmccabe', 'ctags', 'gcc', 'spatch'):
         if not shutil.which(tool):
             die(f'{tool} is missing: run make deps (common/deps.sh installs it)')
     if 'Universal Ctags' not in run(['ctags', '--version']):
@@ -649,6 +704,13 @@ def collect(rundir):
         for v, tree in (('base', tree_of['base']), (RING, tree_of[RING])):
             files[f'accessors-{v}.txt'] = trees.grep(tree, '-n', '-o', '-w', '-E', rx,
                                                      ['*.c', '*.h', f':!{ACCESSOR_DEF}'])
+        # the mechanical part of the conversion, done by the semantic patch
+        # on the sg_ring tree (not applied to the series: see the report)
+        files[f'cocci-{RING}.diff'] = run_cocci(trees, tree_of[RING], tmp)
+        with open(COCCI_GROUPS) as f:
+            files['cocci-groups.txt'] = f.read()
+        # what it would have done of the series' own hand conversions
+        files['cocci-hand-base.diff'] = run_cocci(trees, tree_of['base'], tmp, [[d] for d in DRIVERS])
         ts = trees.grep(tree_of['base'], '-n', '-E', TABLESIZE_RX, ['*.c', '*.h'])
         files['sg_tablesize-base.txt'] = ts
         names = set()
@@ -875,6 +937,61 @@ class Decision:
                              f' those {len(sgt)}, if the chained API could ever go)', '#api-surface'))
 
     # -- conversion
+    def measured_conversion(self, base_sites):
+        """The conversion itself: the series' hand conversions and what the
+        semantic patch does over the rest of the tree."""
+        L = ['### The conversion, measured', '']
+        hand = [(a, r, p) for a, r, p in parse_numstat(self.f(f'numstat-{RING}.txt'))
+                if churn_class(p) in ('drivers', 'SCSI core')]
+        L += ['By hand, in the series (`git diff --numstat` base..sg_ring, raw: '
+              '[numstat-sg_ring.txt](raw/decision/numstat-sg_ring.txt)): the SCSI core (which carries '
+              'the transition) and the drivers converted to the ring calls:', '',
+              '| file | part | lines added | lines removed |', '|---|---|---|---|']
+        for a, r, p in sorted(hand, key=lambda x: (churn_class(x[2]), x[2])):
+            L.append(f'| `{p}` | {churn_class(p)} | {a} | {r} |')
+        for c in ('SCSI core', 'drivers'):
+            rows = [x for x in hand if churn_class(x[2]) == c]
+            L.append(f'| total, {len(rows)} file{"s" if len(rows) != 1 else ""} | {c} | '
+                     f'{sum(x[0] for x in rows)} | {sum(x[1] for x in rows)} |')
+        L.append('')
+        if not os.path.exists(os.path.join(self.raw, f'cocci-{RING}.diff')):
+            return L + ['The semantic patch was not run in this run\'s evidence (it predates it): '
+                        f'`make decision RUN={self.run}` collects it.', '']
+        groups = parse_groups(self.f('cocci-groups.txt'))
+        done = parse_cocci(self.f(f'cocci-{RING}.diff'))
+        gfiles = {p for g in groups for p in g}
+        sites = sum(1 for p, _, _ in base_sites if p in gfiles)
+        rewritten = sum(v[2] for v in done.values())
+        flagged = [g for g in groups if any(done.get(p, [0, 0, 0, False])[3] for p in g)]
+        touched = [g for g in groups if any(p in done for p in g)]
+        hand_cocci = parse_cocci(self.f('cocci-hand-base.diff'))
+        L += ['By the semantic patch (`variants/sg_ring/cocci/scsi_host_use_sg_ring.cocci`, '
+              'coccinelle, one `spatch -D patch` per driver over the sg_ring tree; raw: '
+              f'[cocci-{RING}.diff](raw/decision/cocci-{RING}.diff), the driver groups '
+              '[cocci-groups.txt](raw/decision/cocci-groups.txt)). It converts a driver only when '
+              'every use in it is mechanical (scsi_dma_map/unmap, scsi_sg_count, a '
+              'scsi_for_each_sg block), and flags its template `use_sg_ring`; a driver with any '
+              'other use is left whole to the transition:', '',
+              '| | drivers | files | lines added | lines removed | accessor sites |',
+              '|---|---|---|---|---|---|',
+              f'| the rest of the tree (outside the SCSI core and the drivers above) | {len(groups)} | '
+              f'{len(gfiles)} | | | {sites} |',
+              f'| changed by the semantic patch | {len(touched)} | {len(done)} | '
+              f'{sum(v[0] for v in done.values())} | {sum(v[1] for v in done.values())} | '
+              f'{rewritten} rewritten ({100.0 * rewritten / sites:.0f} %) |' if sites else '| changed | | | | | |',
+              f'| of which converted whole (template flagged) | {len(flagged)} | | | | |',
+              f'| left to the transition or to a hand conversion | {len(groups) - len(flagged)} | | | | '
+              f'{sites - rewritten} |', '']
+        L += [f'Of the series\' own hand conversions ({", ".join("`" + d.split("/")[-1] + "`" for d in DRIVERS)}), '
+              f'the semantic patch run on their base versions changes {len(hand_cocci)} '
+              '(raw: [cocci-hand-base.diff](raw/decision/cocci-hand-base.diff)): '
+              + ('each has a use the rule leaves to a hand conversion (the kinds are listed in the '
+                 'rule\'s header). ' if not hand_cocci else '')
+              + 'The semantic patch\'s output measures how much of the rest is mechanical; it is '
+              'not applied to the series (most of those drivers are not in the project\'s config); '
+              'the transition keeps every one of them correct unconverted.', '']
+        return L
+
     def conversion(self):
         sizes = parse_sizes(self.f(f'sizes-{RING}.txt'))
         inline, chunk = sizes['SCSI_INLINE_SG_CNT'], sizes['SG_RING_CHUNK_SIZE']
@@ -890,6 +1007,7 @@ class Decision:
              'counted. A site is one occurrence (a line with two uses counts two). Raw: '
              '[accessors-base.txt](raw/decision/accessors-base.txt), '
              '[accessors-sg_ring.txt](raw/decision/accessors-sg_ring.txt).', '']
+        L += self.measured_conversion(g['base'])
         totals = {}
         for v in ('base', RING):
             files = {p for p, _, _ in g[v]}

@@ -135,7 +135,19 @@ class RenderTest(unittest.TestCase):
         self.assertIn('| value > 127 (one pool array) | 5 | 5 |', text)
         self.assertIn('| value > 2 (inline head) | 5 | 5 |', text)
         self.assertNotIn('SCSI core code', text)     # no SCSI core functions in the fixture
+        # the semantic patch: 3 driver groups, 5 accessor sites in them (2 in
+        # libata-scsi.c, 2 in iscsi_tcp.c, 1 in uas.c); it rewrites uas.c's one
+        self.assertIn('| the rest of the tree (outside the SCSI core and the drivers above) | 3 | 3 | | | 5 |', text)
+        self.assertIn('| changed by the semantic patch | 1 | 1 | 2 | 1 | 1 rewritten (20 %) |', text)
+        self.assertIn('| of which converted whole (template flagged) | 1 |', text)
+        self.assertIn('| left to the transition or to a hand conversion | 2 | | | | 4 |', text)
+        self.assertIn('| `drivers/scsi/scsi_debug.c` | drivers | 7 | 3 |', text)
+        self.assertIn('the semantic patch run on their base versions changes 0', text)
         self.assertIn('What this rig cannot show', text)
+
+    def test_run_without_the_semantic_patch_says_so(self):
+        os.remove(os.path.join(self.run, 'raw', 'decision', 'cocci-sg_ring.diff'))
+        self.assertIn('The semantic patch was not run in this run', self.render())
 
     def test_same_raw_files_same_bytes(self):
         first = self.render()
