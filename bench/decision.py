@@ -39,10 +39,11 @@ CONTROL, RING = 'sg_table', 'sg_ring'
 ROLES = [
     ('allocate a chained list from the pools', 'API',
      [('lib/sg_pool.c', 'sg_alloc_table_chained'), ('lib/scatterlist.c', '__sg_alloc_table')],
-     [('lib/sg_pool.c', 'sg_alloc_ring_chained')]),
+     [('include/linux/sg_ring.h', 'sg_alloc_ring_chained'), ('lib/sg_pool.c', '__sg_alloc_ring_chained')]),
     ('free it', 'API',
      [('lib/sg_pool.c', 'sg_free_table_chained'), ('lib/scatterlist.c', '__sg_free_table')],
-     [('lib/sg_pool.c', 'sg_free_ring_chained'), ('lib/sg_pool.c', 'sg_ring_free_tail')]),
+     [('include/linux/sg_ring.h', 'sg_free_ring_chained'), ('lib/sg_pool.c', '__sg_free_ring_chained'),
+      ('lib/sg_pool.c', 'sg_ring_free_tail')]),
     ('map a request (block)', 'API',
      [('block/blk-merge.c', '__blk_rq_map_sg'), ('block/blk-merge.c', '__blk_bios_map_sg'),
       ('block/blk-merge.c', 'blk_next_sg')],
