@@ -957,7 +957,7 @@ class Decision:
         L.append('')
         if not os.path.exists(os.path.join(self.raw, f'cocci-{RING}.diff')):
             return L + ['The semantic patch was not run in this run\'s evidence (it predates it): '
-                        f'`make decision RUN={self.run}` collects it.', '']
+                        f'`make decision RUN={self.run}` collects it.', ''], ''
         groups = parse_groups(self.f('cocci-groups.txt'))
         done = parse_cocci(self.f(f'cocci-{RING}.diff'))
         gfiles = {p for g in groups for p in g}
@@ -991,7 +991,10 @@ class Decision:
               + 'The semantic patch\'s output measures how much of the rest is mechanical; it is '
               'not applied to the series (most of those drivers are not in the project\'s config); '
               'the transition keeps every one of them correct unconverted.', '']
-        return L
+        return L, (f'; the semantic patch converts {len(flagged)} of {len(groups)} other drivers whole '
+                   f'({len(done)} files, +{sum(v[0] for v in done.values())} '
+                   f'-{sum(v[1] for v in done.values())} lines), the other {len(groups) - len(flagged)} '
+                   'stay on the transition until converted by hand')
 
     def conversion(self):
         sizes = parse_sizes(self.f(f'sizes-{RING}.txt'))
@@ -1008,7 +1011,8 @@ class Decision:
              'counted. A site is one occurrence (a line with two uses counts two). Raw: '
              '[accessors-base.txt](raw/decision/accessors-base.txt), '
              '[accessors-sg_ring.txt](raw/decision/accessors-sg_ring.txt).', '']
-        L += self.measured_conversion(g['base'])
+        mc, self.cocci = self.measured_conversion(g['base'])
+        L += mc
         totals = {}
         for v in ('base', RING):
             files = {p for p, _, _ in g[v]}
@@ -1071,7 +1075,8 @@ class Decision:
         b, r = totals['base'], totals[RING]
         self.summary.append(('Conversion cost for the rest of 6.1', CONTROL,
                              f'{b[0]} uses of the single-array accessors in {b[1]} files ({r[0]} in {r[1]} after '
-                             'the series), all correct unchanged for hosts without use_sg_ring; '
+                             'the series), all correct unchanged for hosts without use_sg_ring'
+                             f'{self.cocci}; '
                              f'{len(over_chunk)} files set sg_tablesize above one pool array ({chunk}) and get '
                              f'smaller requests until converted, {len({x[0] for x in unknown})} '
                              'unresolved; sg_table needs none', '#conversion-cost-for-the-rest-of-the-kernel'))
