@@ -51,16 +51,16 @@ expression cmd, E;
 @hardloop depends on patch@
 iterator name scsi_for_each_sg, scsi_for_each_prot_sg;
 expression cmd, n;
-identifier sg, i;
+identifier e, i;
 statement S;
 declaration d;
 @@
 (
- scsi_for_each_prot_sg(cmd, sg, n, i) S
+ scsi_for_each_prot_sg(cmd, e, n, i) S
 |
- scsi_for_each_sg(cmd, sg, n, i) { <+... continue; ...+> }
+ scsi_for_each_sg(cmd, e, n, i) { <+... continue; ...+> }
 |
- scsi_for_each_sg(cmd, sg, n, i) { <+... d ...+> }
+ scsi_for_each_sg(cmd, e, n, i) { <+... d ...+> }
 )
 
 // a loop whose body is a single statement: the disjunction is ordered, so
@@ -68,45 +68,45 @@ declaration d;
 @nonblk depends on patch disable braces0, braces1, braces2, braces3, braces4@
 iterator name scsi_for_each_sg;
 expression cmd, n;
-identifier sg, i;
+identifier e, i;
 statement S;
 position p;
 @@
 (
- scsi_for_each_sg(cmd, sg, n, i) { ... }
+ scsi_for_each_sg(cmd, e, n, i) { ... }
 |
- scsi_for_each_sg@p(cmd, sg, n, i) S
+ scsi_for_each_sg@p(cmd, e, n, i) S
 )
 
 @hardstmt depends on patch@
 iterator name scsi_for_each_sg;
 expression cmd, n;
-identifier sg, i;
+identifier e, i;
 statement S;
 position nonblk.p;
 @@
- scsi_for_each_sg@p(cmd, sg, n, i) S
+ scsi_for_each_sg@p(cmd, e, n, i) S
 
 @dmaloop depends on patch && !hard && !hardloop && !hardstmt@
 iterator name scsi_for_each_sg, sg_ring_for_each_dma;
 expression cmd, n;
-identifier sg, i;
+identifier e, i;
 @@
-- scsi_for_each_sg(cmd, sg, n, i) {
+- scsi_for_each_sg(cmd, e, n, i) {
 + sg_ring_for_each_dma(scsi_sgring(cmd), sgr, sgi) {
-+	sg = &sgr->sg[sgi];
-  <+... \(sg_dma_address(sg)\|sg_dma_len(sg)\) ...+>
++	e = &sgr->sg[sgi];
+  <+... \(sg_dma_address(e)\|sg_dma_len(e)\) ...+>
 +	i++;
   }
 
 @cpuloop depends on patch && !hard && !hardloop && !hardstmt@
 iterator name scsi_for_each_sg, sg_ring_for_each;
 expression cmd, n;
-identifier sg, i;
+identifier e, i;
 @@
-- scsi_for_each_sg(cmd, sg, n, i) {
+- scsi_for_each_sg(cmd, e, n, i) {
 + sg_ring_for_each(scsi_sgring(cmd), sgr, sgi) {
-+	sg = &sgr->sg[sgi];
++	e = &sgr->sg[sgi];
   ...
 +	i++;
   }
