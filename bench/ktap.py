@@ -12,6 +12,7 @@ _RESULT = re.compile(r'^(?P<indent> *)(?P<ok>ok|not ok) (?P<num>\d+)(?: -)? ?(?P
                      r'(?:#\s*(?P<directive>\w+)\s*(?P<reason>.*))?$')
 _PLAN = re.compile(r'^(?P<indent> *)1\.\.(?P<count>\d+)\s*$')
 _SUBTEST = re.compile(r'^(?P<indent> *)# Subtest: (?P<name>.*)$')
+_DIAG = re.compile(r'^(?P<indent> *)# (?P<text>.*\S)\s*$')
 
 
 class Result:
@@ -41,12 +42,16 @@ def _status(ok, directive):
 def parse(text):
     """Return (results, problems): every test line as a Result with its full
     path, and a list of strings describing structural problems (a plan that
-    promised more tests than were reported: a crash mid-suite)."""
+    promised more tests than were reported: a crash mid-suite).  A test
+    without a directive reason gets the diagnostic lines printed at its
+    level since the test before it (KUnit's kunit_info() and failure
+    lines, "# case: text"), without the "case: " prefix, joined by "; "."""
     results, problems = [], []
     # per indent level: {'names': [...], 'plan': n, 'seen': k}
     stack = {}
     pending_name = {}
     orphans = {}
+    diags = {}
     for raw in text.splitlines():
         line = raw.rstrip()
         m = _SUBTEST.match(line)
@@ -59,6 +64,10 @@ def parse(text):
             level = len(m.group('indent')) // 4
             stack[level] = {'plan': int(m.group('count')), 'seen': 0}
             continue
+        m = _DIAG.match(line)
+        if m:
+            diags.setdefault(len(m.group('indent')) // 4, []).append(m.group('text'))
+            continue
         m = _RESULT.match(line)
         if not m:
             continue
@@ -67,6 +76,9 @@ def parse(text):
         frame['seen'] += 1
         name = m.group('name').strip()
         res = Result(None, _status(m.group('ok'), m.group('directive')), (m.group('reason') or '').strip())
+        notes = [t[len(name) + 2:] if t.startswith(name + ': ') else t for t in diags.pop(level, [])]
+        if not res.reason:
+            res.reason = '; '.join(notes)
         if level >= 1 and level not in pending_name:
             # a subtest printed without its "# Subtest:" header (6.1's
             # debugfs log keeps only the last parameter of a case): its

@@ -51,6 +51,22 @@ class KtapTest(unittest.TestCase):
         self.assertNotIn('sg_api.nents 2048', names)
 
 
+    def test_diagnostic_lines_are_the_reason_of_their_case(self):
+        # kunit_info() lines of sg_ring_blk (6.1's debugfs results): the
+        # case counts reach make test's output
+        cases, problems = ktap.cases(read('sg_ring_blk-diagnostics.ktap'))
+        self.assertEqual(problems, [])
+        got = {name: (status, reason) for name, status, reason in cases}
+        self.assertEqual(len(cases), 3)
+        status, reason = got['sg_ring_blk.sg_ring_blk_map_equal']
+        self.assertEqual(status, 'pass')
+        self.assertTrue(reason.startswith('sg_ring_blk: 2000 of 2000 cases equal'), reason)
+        self.assertIn('2000 of 2000 integrity payloads equal',
+                      got['sg_ring_blk.sg_ring_blk_integrity_equal'][1])
+        # a case without diagnostics keeps an empty reason
+        cases, _ = ktap.cases(read('list-kunit-test.ktap'))
+        self.assertEqual(cases[0][2], '')
+
 class FioJsonTest(unittest.TestCase):
     def test_jobs_of_a_real_fio_run(self):
         doc = fiojson.load(os.path.join(DATA, 'fio-verify.json'))
