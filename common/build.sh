@@ -6,6 +6,12 @@
 # build/<variant>-debug/ (its own obj, modules, BUILD-INFO and stamp); every
 # path below named build/<variant> is then build/<variant>-debug.
 #
+# With "prefix", the tree build/<variant>-prefix/src, which
+# common/check-patches.sh checks out at each prefix of the series, is built
+# as it is (no common/tree.sh apply) into build/<variant>-prefix/; options the
+# fragments ask for that the prefix's Kconfig does not define yet are named,
+# not fatal.
+#
 # Tree: build/<variant>/src (common/tree.sh), objects: build/<variant>/obj.
 # Config: tinyconfig + common/guest.config + variants/<variant>/config, merged
 # with the kernel's scripts/kconfig/merge_config.sh; every option the
@@ -24,10 +30,12 @@ check_variant "$variant"
 case "$flavour" in
 '') bdir=$variant ;;
 debug) bdir=$variant-debug ;;
-*) die "unknown flavour '$flavour': say nothing (the normal kernel) or 'debug'" ;;
+prefix) bdir=$variant-prefix ;;
+*) die "unknown flavour '$flavour': say nothing (the normal kernel), 'debug' or 'prefix'" ;;
 esac
 out=$top/build/$bdir
 src=$top/build/$variant/src
+[ "$flavour" = prefix ] && src=$out/src
 obj=$out/obj
 jobs=${JOBS:-$(($(nproc) + 1))}
 
@@ -44,6 +52,7 @@ inputs=$(
 	echo "base $(base_desc)"
 	echo "series $(series_hash "$variant")"
 	echo "flavour ${flavour:-normal}"
+	[ "$flavour" != prefix ] || echo "tree $(git -C "$src" rev-parse HEAD)"
 	cat "${fragments[@]}" "$0" "$top/common/tree.sh" | sha256sum | sed 's/ .*//;s/^/recipe /'
 	gcc --version | head -n 1
 )
@@ -54,7 +63,11 @@ if [ -f "$out/.built" ] && [ "$(cat "$out/.built")" = "$inputs" ] &&
 	exit 0
 fi
 rm -f "$out/.built"
-"$top/common/tree.sh" apply "$variant"
+if [ "$flavour" = prefix ]; then
+	[ -d "$src" ] || die "no build/$bdir/src: common/check-patches.sh checks the prefix out there"
+else
+	"$top/common/tree.sh" apply "$variant"
+fi
 
 cc=gcc
 export CCACHE_BASEDIR=$top/build
@@ -75,7 +88,9 @@ if [ ! -f "$obj/.config" ] || [ "$(cat "$out/config.sum" 2>/dev/null)" != "$cfgs
 	make -s "${mkargs[@]}" olddefconfig >/dev/null
 	echo "$cfgsum" >"$out/config.sum"
 fi
-"$top/common/check-config.py" "$obj/.config" "${fragments[@]}" ||
+undefined_ok=()
+[ "$flavour" = prefix ] && undefined_ok=(--tree "$src")
+"$top/common/check-config.py" "${undefined_ok[@]}" "$obj/.config" "${fragments[@]}" ||
 	die "$bdir: the final .config does not have what the fragments ask for (above); fix the fragment"
 
 note "$bdir: building in build/$bdir/obj (make -j$jobs)"
