@@ -6,11 +6,14 @@
 # build/<variant>-debug/ (its own obj, modules, BUILD-INFO and stamp); every
 # path below named build/<variant> is then build/<variant>-debug.
 #
-# With "prefix", the tree build/<variant>-prefix/src, which
-# common/check-patches.sh checks out at each prefix of the series, is built
-# as it is (no common/tree.sh apply) into build/<variant>-prefix/; options the
-# fragments ask for that the prefix's Kconfig does not define yet are named,
-# not fatal.
+# With "prefix", build/<variant>/src as it is (common/check-patches.sh checks
+# it out at each prefix of the series; no common/tree.sh apply) goes to
+# build/<variant>-prefix/, its objects to build/<variant>/prefix-obj (linked
+# as build/<variant>-prefix/obj): beside the tree as the normal kernel's
+# build/<variant>/obj is, so that ccache (CCACHE_BASEDIR) finds the normal
+# kernel's compiles for every file a prefix has as the whole series has it.
+# Options the fragments ask for that the prefix's Kconfig does not define
+# yet are named, not fatal.
 #
 # Tree: build/<variant>/src (common/tree.sh), objects: build/<variant>/obj.
 # Config: tinyconfig + common/guest.config + variants/<variant>/config, merged
@@ -35,8 +38,12 @@ prefix) bdir=$variant-prefix ;;
 esac
 out=$top/build/$bdir
 src=$top/build/$variant/src
-[ "$flavour" = prefix ] && src=$out/src
 obj=$out/obj
+if [ "$flavour" = prefix ]; then
+	obj=$top/build/$variant/prefix-obj
+	mkdir -p "$out" "$obj"
+	ln -sfn "$obj" "$out/obj"
+fi
 jobs=${JOBS:-$(($(nproc) + 1))}
 
 t0=$(date +%s)
@@ -64,7 +71,7 @@ if [ -f "$out/.built" ] && [ "$(cat "$out/.built")" = "$inputs" ] &&
 fi
 rm -f "$out/.built"
 if [ "$flavour" = prefix ]; then
-	[ -d "$src" ] || die "no build/$bdir/src: common/check-patches.sh checks the prefix out there"
+	[ -d "$src" ] || die "no build/$variant/src: run common/check-patches.sh, which checks each prefix out there"
 else
 	"$top/common/tree.sh" apply "$variant"
 fi
@@ -78,6 +85,8 @@ mkargs=(-C "$src" O="$obj" CC="$cc" HOSTCC="$cc" -j"$jobs")
 # configuration keeps autoconf.h (and with it every object) untouched.
 mkdir -p "$obj"
 cfgsum=$(cat "${fragments[@]}" | sha256sum | cut -d' ' -f1)
+# a prefix of a series may add Kconfig symbols the fragments ask for
+[ "$flavour" = prefix ] && cfgsum="$cfgsum $(git -C "$src" ls-files -s -- '*Kconfig*' | sha256sum | cut -d' ' -f1)"
 if [ ! -f "$obj/.config" ] || [ "$(cat "$out/config.sum" 2>/dev/null)" != "$cfgsum" ]; then
 	note "$bdir: configuring (tinyconfig + ${fragments[*]##"$top"/})"
 	rm -f "$out/config.sum"

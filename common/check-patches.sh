@@ -8,15 +8,16 @@
 #
 # With --prefixes (make check-patches): bisectability.  Every prefix of the
 # sg_ring series (the base plus patches 1..k) is checked out, one patch at a
-# time, in build/sg_ring-prefix/src (a git worktree of build/git at the
-# commits common/tree.sh writes, one per patch), and
+# time, in build/sg_ring/src (the worktree of build/git that common/tree.sh
+# made, moved to the commits it writes, one per patch; back at the whole
+# series at the end), and
 #   - the project kernel is built (common/build.sh sg_ring prefix:
 #     tinyconfig + common/guest.config, incrementally in
-#     build/sg_ring-prefix/obj);
+#     build/sg_ring/prefix-obj);
 #   - the compile-test set of common/check-build.sh is built (x86_64
-#     allmodconfig, incrementally in build/check-patches/allmod/obj) and its
-#     warnings and errors compared with the sg_table tree's
-#     (build/check-build/sg_table, made here if missing);
+#     allmodconfig, incrementally in build/check-build/sg_ring/obj, where
+#     make check-build builds it) and its warnings and errors compared with
+#     the sg_table tree's (build/check-build/sg_table, made here if missing);
 #   - the prefix kernel boots: tests/guest/smoke.sh (scsi_debug, fio
 #     verify 4k..4M, the KUnit suites the prefix has) and, with
 #     PREFIX_BOOTS=all (the default), tests/guest/qemu-disks.sh on
@@ -59,7 +60,7 @@ done
 py=/usr/bin/python3
 v=sg_ring
 out=$top/build/check-patches
-src=$top/build/$v-prefix/src
+src=$top/build/$v/src
 git_dir=$top/build/git
 boots=${PREFIX_BOOTS:-all}
 case $boots in all | smoke | none) ;; *) die "PREFIX_BOOTS=$boots: choose all, smoke or none" ;; esac
@@ -86,11 +87,6 @@ mapfile -t patches < <(series_files "$top/common/series"; series_files "$vroot/$
 [ ${#commits[@]} -eq ${#patches[@]} ] ||
 	die "build/git has ${#commits[@]} commits for ${#patches[@]} patches: rerun common/tree.sh apply $v"
 ncommon=$(series_files "$top/common/series" | wc -l)
-if [ ! -e "$src/.git" ]; then
-	git -C "$git_dir" worktree prune
-	git -C "$git_dir" worktree add -q --detach "$src" "${commits[0]}" ||
-		die "cannot make the prefix worktree build/$v-prefix/src"
-fi
 baseline=$top/build/check-build/sg_table
 if [ ! -s "$baseline/summary.txt" ]; then
 	"$top/common/tree.sh" apply sg_table
@@ -141,7 +137,7 @@ for ((i = ncommon; i < ${#commits[@]}; i++)); do
 	rdir=$out/$num
 	rm -rf "$rdir"
 	mkdir -p "$rdir"
-	git -C "$src" checkout -q --detach "${commits[$i]}" || die "cannot check out prefix $num in build/$v-prefix/src"
+	git -C "$src" checkout -q --detach "${commits[$i]}" || die "cannot check out prefix $num in build/$v/src"
 	fail=()
 	# the project kernel
 	if JOBS=${JOBS:-2} nice -n 5 "$top/common/build.sh" "$v" prefix >"$rdir/build.log" 2>&1; then
@@ -150,8 +146,9 @@ for ((i = ncommon; i < ${#commits[@]}; i++)); do
 		pb=FAILED fail+=("project build (build/check-patches/$num/build.log)")
 	fi
 	# the compile-test set, against the sg_table tree
-	"$top/common/check-build.sh" compile "$src" "$out/allmod" >"$rdir/allmod.txt" 2>&1
-	cp "$out/allmod/diag.txt" "$rdir/allmod-diag.txt" 2>/dev/null
+	rm -f "$top/build/check-build/$v/diag.txt"
+	"$top/common/check-build.sh" compile "$src" "$top/build/check-build/$v" >"$rdir/allmod.txt" 2>&1
+	cp "$top/build/check-build/$v/diag.txt" "$rdir/allmod-diag.txt"
 	nerr=1
 	[ -f "$rdir/allmod-diag.txt" ] && nerr=$(grep -c '^error' "$rdir/allmod-diag.txt")
 	set_sum=$(sed -n 's/^[^:]*: [0-9]* files in the set, \([0-9]*\) built.*, \([0-9]*\) errors.*/\1 built, \2 errors/p' "$rdir/allmod.txt")
@@ -187,5 +184,6 @@ for ((i = ncommon; i < ${#commits[@]}; i++)); do
 		printf 'sgbench: prefix up to %s FAILED: %s\n' "$p" "${fail[*]}" >&2
 	fi
 done
+git -C "$src" checkout -q --detach "${commits[-1]}" || die "cannot move build/$v/src back to the whole series"
 echo "prefixes: $(($(date +%s) - t_all)) s (mode $mode, PREFIX_BOOTS=$boots, JOBS=${JOBS:-2})" | tee -a "$table"
 exit $bad
