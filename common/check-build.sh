@@ -4,7 +4,9 @@
 # tree adds no error or warning to the sg_table tree's.
 #
 #   common/check-build.sh                  both variants (build/<v>/src, made
-#                                          by common/tree.sh apply), compared
+#                                          by common/tree.sh apply) side by
+#                                          side, JOBS split between them,
+#                                          compared
 #   common/check-build.sh compile SRC OUT  one tree, into OUT (used by
 #                                          common/check-patches.sh per prefix)
 #
@@ -32,7 +34,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/common/lib.sh"
 py=/usr/bin/python3
 jobs=${JOBS:-2}
-dirs=(drivers/scsi drivers/ata drivers/usb/storage drivers/message/fusion)
+dirs=(drivers/usb/storage drivers/message/fusion drivers/ata drivers/scsi)
 # The accessors whose contract 0009 changes (the single-array view an
 # unconverted host keeps, struct scsi_data_buffer and scsi_eh_save, the
 # copy helpers, the host template) and the ring accessors the series adds.
@@ -69,7 +71,9 @@ compile() {
 
 	# compile every object of the set again (ccache replays the warnings)
 	sed "s|^|$obj/|;s|\\.c\$|.o|" "$out/set.txt" | xargs rm -f
-	nice -n 5 make -k "${mkargs[@]}" "${dirs[@]/%//}" "${extra[@]/%.c/.o}" >"$out/build.log" 2>&1 || rc=$?
+	# the small groups first: a run cut short has compiled whole groups
+	local goals=("${extra[@]/%.c/.o}" drivers/usb/storage/ drivers/message/fusion/ drivers/ata/ drivers/scsi/)
+	nice -n 5 make -k "${mkargs[@]}" "${goals[@]}" >"$out/build.log" 2>&1 || rc=$?
 
 	: >"$out/built.txt"
 	local f missing=()
@@ -106,10 +110,19 @@ both() {
 	local d=$top/build/check-build v t0 bad=0
 	t0=$(date +%s)
 	mkdir -p "$d"
+	# the two trees side by side, each with half the jobs, so that they
+	# progress alike (and ccache's misses of one do not wait for the other)
+	local pids=() half=$(((jobs + 1) / 2))
 	for v in sg_table sg_ring; do
 		"$top/common/tree.sh" apply "$v"
-		note "check-build: $v: allmodconfig compile of the set in build/check-build/$v/obj (make -j$jobs)"
-		compile "$top/build/$v/src" "$d/$v" >/dev/null
+	done
+	for v in sg_table sg_ring; do
+		note "check-build: $v: allmodconfig compile of the set in build/check-build/$v/obj (make -j$half)"
+		jobs=$half compile "$top/build/$v/src" "$d/$v" >/dev/null &
+		pids+=($!)
+	done
+	for v in 0 1; do
+		wait "${pids[$v]}" || die "the compile of the set stopped (above)"
 	done
 	{
 		echo "check-build: x86_64 allmodconfig + common/check-build.config, gcc $(gcc -dumpfullversion), $(base_desc)"
