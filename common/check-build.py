@@ -15,6 +15,9 @@
       the Makefile line that names its object and the value of every
       CONFIG_ option on it, climbing to the parent directory's Makefile
       when the object's own line is enabled.
+  check-build.py configured SRC CONFIG FILE.c...
+      the FILE.c whose object CONFIG builds, by the same Makefile chain (a
+      single-object goal of kbuild is compiled whatever the config says).
 """
 import collections
 import os
@@ -92,6 +95,8 @@ def options(line, config):
 
 
 def reason(src, config, cfile):
+    """(enabled, why): whether CONFIG builds FILE's object, and the chain of
+    Makefile lines (with their options' values) that says so."""
     directory, base = os.path.split(cfile)
     obj = base[:-2] + '.o'
     why = []
@@ -103,12 +108,12 @@ def reason(src, config, cfile):
             else:
                 why.append(f'no Makefile line of {directory}/ names {obj} '
                            '(a file another one #includes, or not built on any config)')
-            break
+            return False, ' <- '.join(why)
         opts = options(line, config)
         why.append(line + (' [' + ', '.join(f'{o}={v}' for o, v in opts) + ']' if opts else ''))
         off = [o for o, v in opts if v not in ('y', 'm')]
         if off:
-            break
+            return False, ' <- '.join(why)
         # a composite object's part (foo-y += x.o, foo-objs := x.o): follow foo.o
         body = line.split(': ', 1)[1]
         m = re.match(r'([A-Za-z0-9_.-]+?)-(?:y|m|objs|\$\(CONFIG_[A-Za-z0-9_]+\))\s*[:+]?=', body)
@@ -120,7 +125,7 @@ def reason(src, config, cfile):
             break
         directory, sub = os.path.split(directory)
         obj = sub + '/'
-    return ' <- '.join(why)
+    return True, ' <- '.join(why)
 
 
 def main():
@@ -131,10 +136,14 @@ def main():
         return 0
     if len(args) == 3 and args[0] == 'compare':
         return compare(args[1], args[2])
-    if len(args) >= 4 and args[0] == 'reason':
+    if len(args) >= 4 and args[0] in ('reason', 'configured'):
         config = kconfig.read(args[2])
         for cfile in args[3:]:
-            print(f'{cfile}\t{reason(args[1], config, cfile)}')
+            enabled, why = reason(args[1], config, cfile)
+            if args[0] == 'reason':
+                print(f'{cfile}\t{why}')
+            elif enabled:
+                print(cfile)
         return 0
     sys.exit(__doc__)
 

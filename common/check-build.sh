@@ -64,9 +64,13 @@ compile() {
 	git -C "$src" ls-files -- "${dirs[@]/%//*.c}" >"$out/set.txt"
 	git -C "$src" grep -l -E "$accessors" -- '*.c' >"$out/users.txt" ||
 		die "git grep found no user of the accessors in $src: is it a kernel tree?"
-	local extra=()
-	mapfile -t extra < <(grep -v -E "^($(IFS='|'; echo "${dirs[*]}"))/" "$out/users.txt")
-	printf '%s\n' "${extra[@]}" >>"$out/set.txt"
+	# the users elsewhere: those the config builds are goals (kbuild compiles
+	# a single-object goal even when its config is off)
+	local users=() extra=()
+	mapfile -t users < <(grep -v -E "^($(IFS='|'; echo "${dirs[*]}"))/" "$out/users.txt")
+	printf '%s\n' "${users[@]}" >>"$out/set.txt"
+	[ ${#users[@]} -eq 0 ] ||
+		mapfile -t extra < <("$py" "$top/common/check-build.py" configured "$src" "$obj/.config" "${users[@]}")
 	sort -u -o "$out/set.txt" "$out/set.txt"
 
 	# compile every object of the set again (ccache replays the warnings)

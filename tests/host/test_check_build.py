@@ -82,12 +82,16 @@ class ReasonTest(unittest.TestCase):
             with open(os.path.join(src, 'drivers', 's390', 'scsi', 'Makefile'), 'w') as f:
                 f.write('zfcp-objs := zfcp_aux.o \\\n\tzfcp_fsf.o\nobj-$(CONFIG_ZFCP) += zfcp.o\n')
             with open(os.path.join(src, 'drivers', 'scsi', 'Makefile'), 'w') as f:
-                f.write('obj-$(CONFIG_SCSI_FOO) += foo.o\n')
+                f.write('obj-$(CONFIG_SCSI_FOO) += foo.o\nobj-$(CONFIG_SCSI_BAR) += bar.o\n')
             config = os.path.join(src, '.config')
             with open(config, 'w') as f:
-                f.write('CONFIG_ZFCP=m\n# CONFIG_SCSI_FOO is not set\n')
-            out = run('reason', src, config, 'drivers/s390/scsi/zfcp_fsf.c',
-                      'drivers/scsi/foo.c', 'drivers/scsi/NCR5380.c')
+                f.write('CONFIG_ZFCP=m\n# CONFIG_SCSI_FOO is not set\nCONFIG_SCSI_BAR=m\n')
+            files = ['drivers/s390/scsi/zfcp_fsf.c', 'drivers/scsi/foo.c',
+                     'drivers/scsi/NCR5380.c', 'drivers/scsi/bar.c']
+            out = run('reason', src, config, *files)
+            # only bar.c's object is built: the others are no goals
+            configured = run('configured', src, config, *files)
+        self.assertEqual(configured.stdout, 'drivers/scsi/bar.c\n')
         self.assertEqual(out.returncode, 0, out.stderr)
         got = dict(line.split('\t') for line in out.stdout.splitlines())
         self.assertIn('CONFIG_ZFCP=m', got['drivers/s390/scsi/zfcp_fsf.c'])
