@@ -14,7 +14,7 @@
 #                             and the compile-test set build, no new warning,
 #                             and the prefix kernel boots (scsi_debug smoke,
 #                             virtio-scsi and pvscsi disks); PREFIXES="9-15",
-#                             PREFIX_BOOTS=all|smoke|none (hours when cold)
+#                             PREFIX_BOOTS=all|smoke|none (slow: see README)
 #   make check-build          the compile test: both trees build every SCSI,
 #                             ATA, USB-storage and Fusion object and every other
 #                             user of the accessors the series changes
