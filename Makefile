@@ -9,19 +9,29 @@
 #   make build | image        just build the kernels / guest images
 #   make report RUN=dir       regenerate a run's REPORT.md (and DECISION.md) from its raw files
 #   make decision RUN=dir     (re)collect the decision evidence for a run from the trees
-#   make check-patches        checkpatch --strict on every patch of the series
+#   make check-patches        checkpatch --strict on every patch, then every
+#                             prefix of the sg_ring series: the project kernel
+#                             and the compile-test set build, no new warning,
+#                             and the prefix kernel boots (scsi_debug smoke,
+#                             virtio-scsi and pvscsi disks); PREFIXES="9-15",
+#                             PREFIX_BOOTS=all|smoke|none (slow: see README)
+#   make check-build          the compile test: both trees build every SCSI,
+#                             ATA, USB-storage and Fusion object and every other
+#                             user of the accessors the series changes
+#                             (x86_64 allmodconfig), with no new warning
 #   make reliability          the full reliability suite on the debug kernels;
 #                             results/reliability-<date>/REPORT.md
 #   make debug-image          just build the debug kernels and their images
 #
 # Variables: VARIANTS (default: every directory under variants/), MODE
-# (auto|tcg|kvm|icount), JOBS (make -j for the kernels).
+# (auto|tcg|kvm|icount), JOBS (make -j for the kernels; check-build and
+# check-patches default to 2).
 SHELL := /bin/bash
 VARIANTS ?= $(notdir $(patsubst %/,%,$(wildcard variants/*/)))
 MODE ?= auto
 export MODE JOBS
 
-.PHONY: all deps base build image test test-full bench shell report decision check-patches clean debug-build debug-image reliability
+.PHONY: all deps base build image test test-full bench shell report decision check-patches check-build clean debug-build debug-image reliability
 all: test
 
 deps:
@@ -75,7 +85,10 @@ decision: deps
 	@/usr/bin/python3 bench/decision.py render "$(RUN)"
 
 check-patches: base
-	@common/check-patches.sh
+	@common/check-patches.sh --prefixes
+
+check-build: base
+	@common/check-build.sh
 
 clean:
 	rm -rf build/*/obj build/*/modules build/image build/test-runs build/reliability-*

@@ -6,6 +6,15 @@
 # build/<variant>-debug/ (its own obj, modules, BUILD-INFO and stamp); every
 # path below named build/<variant> is then build/<variant>-debug.
 #
+# With "prefix", build/<variant>/src as it is (common/check-patches.sh checks
+# it out at each prefix of the series; no common/tree.sh apply) goes to
+# build/<variant>-prefix/, its objects to build/<variant>/prefix-obj (linked
+# as build/<variant>-prefix/obj): beside the tree as the normal kernel's
+# build/<variant>/obj is, so that ccache (CCACHE_BASEDIR) finds the normal
+# kernel's compiles for every file a prefix has as the whole series has it.
+# Options the fragments ask for that the prefix's Kconfig does not define
+# yet are named, not fatal.
+#
 # Tree: build/<variant>/src (common/tree.sh), objects: build/<variant>/obj.
 # Config: tinyconfig + common/guest.config + variants/<variant>/config, merged
 # with the kernel's scripts/kconfig/merge_config.sh; every option the
@@ -24,11 +33,17 @@ check_variant "$variant"
 case "$flavour" in
 '') bdir=$variant ;;
 debug) bdir=$variant-debug ;;
-*) die "unknown flavour '$flavour': say nothing (the normal kernel) or 'debug'" ;;
+prefix) bdir=$variant-prefix ;;
+*) die "unknown flavour '$flavour': say nothing (the normal kernel), 'debug' or 'prefix'" ;;
 esac
 out=$top/build/$bdir
 src=$top/build/$variant/src
 obj=$out/obj
+if [ "$flavour" = prefix ]; then
+	obj=$top/build/$variant/prefix-obj
+	mkdir -p "$out" "$obj"
+	ln -sfn "$obj" "$out/obj"
+fi
 jobs=${JOBS:-$(($(nproc) + 1))}
 
 t0=$(date +%s)
@@ -44,6 +59,7 @@ inputs=$(
 	echo "base $(base_desc)"
 	echo "series $(series_hash "$variant")"
 	echo "flavour ${flavour:-normal}"
+	[ "$flavour" != prefix ] || echo "tree $(git -C "$src" rev-parse HEAD)"
 	cat "${fragments[@]}" "$0" "$top/common/tree.sh" | sha256sum | sed 's/ .*//;s/^/recipe /'
 	gcc --version | head -n 1
 )
@@ -54,7 +70,11 @@ if [ -f "$out/.built" ] && [ "$(cat "$out/.built")" = "$inputs" ] &&
 	exit 0
 fi
 rm -f "$out/.built"
-"$top/common/tree.sh" apply "$variant"
+if [ "$flavour" = prefix ]; then
+	[ -d "$src" ] || die "no build/$variant/src: run common/check-patches.sh, which checks each prefix out there"
+else
+	"$top/common/tree.sh" apply "$variant"
+fi
 
 cc=gcc
 export CCACHE_BASEDIR=$top/build
@@ -65,6 +85,8 @@ mkargs=(-C "$src" O="$obj" CC="$cc" HOSTCC="$cc" -j"$jobs")
 # configuration keeps autoconf.h (and with it every object) untouched.
 mkdir -p "$obj"
 cfgsum=$(cat "${fragments[@]}" | sha256sum | cut -d' ' -f1)
+# a prefix of a series may add Kconfig symbols the fragments ask for
+[ "$flavour" = prefix ] && cfgsum="$cfgsum $(git -C "$src" ls-files -s -- '*Kconfig*' | sha256sum | cut -d' ' -f1)"
 if [ ! -f "$obj/.config" ] || [ "$(cat "$out/config.sum" 2>/dev/null)" != "$cfgsum" ]; then
 	note "$bdir: configuring (tinyconfig + ${fragments[*]##"$top"/})"
 	rm -f "$out/config.sum"
@@ -75,7 +97,9 @@ if [ ! -f "$obj/.config" ] || [ "$(cat "$out/config.sum" 2>/dev/null)" != "$cfgs
 	make -s "${mkargs[@]}" olddefconfig >/dev/null
 	echo "$cfgsum" >"$out/config.sum"
 fi
-"$top/common/check-config.py" "$obj/.config" "${fragments[@]}" ||
+undefined_ok=()
+[ "$flavour" = prefix ] && undefined_ok=(--tree "$src")
+"$top/common/check-config.py" "${undefined_ok[@]}" "$obj/.config" "${fragments[@]}" ||
 	die "$bdir: the final .config does not have what the fragments ask for (above); fix the fragment"
 
 note "$bdir: building in build/$bdir/obj (make -j$jobs)"

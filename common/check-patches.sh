@@ -1,13 +1,41 @@
 #!/bin/bash
-# check-patches.sh - scripts/checkpatch.pl --strict (from the base tree) on
-# every patch of common/series and each variant's series.  Prints one line per
-# patch, "<series-dir>/<patch>\t<passed|failed>\t<errors, warnings, checks>";
-# exits non-zero if any patch has an error.
+# check-patches.sh [--prefixes] - the patches of the series, one by one.
+#
+# Always: scripts/checkpatch.pl --strict (from the base tree) on every patch
+# of common/series and each variant's series.  Prints one line per patch,
+# "<series-dir>/<patch>\t<passed|failed>\t<errors, warnings, checks>"
+# (make test reads these lines).
+#
+# With --prefixes (make check-patches): bisectability.  Every prefix of the
+# sg_ring series (the base plus patches 1..k) is checked out, one patch at a
+# time, in build/sg_ring/src (the worktree of build/git that common/tree.sh
+# made, moved to the commits it writes, one per patch; back at the whole
+# series at the end), and
+#   - the project kernel is built (common/build.sh sg_ring prefix:
+#     tinyconfig + common/guest.config, incrementally in
+#     build/sg_ring/prefix-obj);
+#   - the compile-test set of common/check-build.sh is built (x86_64
+#     allmodconfig, incrementally in build/check-build/sg_ring/obj, where
+#     make check-build builds it) and its warnings and errors compared with
+#     the sg_table tree's (build/check-build/sg_table, made here if missing);
+#   - the prefix kernel boots: tests/guest/smoke.sh (scsi_debug, fio
+#     verify 4k..4M, the KUnit suites the prefix has) and, with
+#     PREFIX_BOOTS=all (the default), tests/guest/qemu-disks.sh on
+#     virtio-scsi and pvscsi (also bounced through the swiotlb).
+#     PREFIX_BOOTS=smoke boots only scsi_debug, PREFIX_BOOTS=none nothing.
+# PREFIXES selects prefixes by their last patch's number: "9-15", "3 9",
+# default all.  A table row per prefix goes to stdout and to
+# build/check-patches/TABLE.md; a failing prefix names its patch.  Exits
+# non-zero if any patch or prefix failed.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/common/lib.sh"
 cp=$top/build/git/scripts/checkpatch.pl
 [ -x "$cp" ] || die "no base tree: run 'make base' first"
+case "${1:-}" in
+'' | --prefixes) ;;
+*) die "usage: common/check-patches.sh [--prefixes]" ;;
+esac
 bad=0
 for series in "$top/common/series" "$top"/variants/*/series; do
 	dir=$(dirname "$series")
@@ -26,4 +54,136 @@ for series in "$top/common/series" "$top"/variants/*/series; do
 		fi
 	done <"$series"
 done
+[ "${1:-}" = --prefixes ] || exit $bad
+
+# --- every prefix of the sg_ring series ------------------------------------
+py=/usr/bin/python3
+v=sg_ring
+out=$top/build/check-patches
+src=$top/build/$v/src
+git_dir=$top/build/git
+boots=${PREFIX_BOOTS:-all}
+case $boots in all | smoke | none) ;; *) die "PREFIX_BOOTS=$boots: choose all, smoke or none" ;; esac
+mode=${MODE:-auto}
+[ "$mode" = auto ] && mode=$("$top/qemu/accel.sh")
+mkdir -p "$out"
+
+# wanted NUMBER: is the prefix ending at patch NUMBER selected by PREFIXES?
+wanted() {
+	local n=$((10#$1)) sel
+	[ -z "${PREFIXES:-}" ] && return 0
+	for sel in $PREFIXES; do
+		case $sel in
+		*-*) [ "$n" -ge $((10#${sel%-*})) ] && [ "$n" -le $((10#${sel#*-})) ] && return 0 ;;
+		*) [ "$n" -eq $((10#$sel)) ] && return 0 ;;
+		esac
+	done
+	return 1
+}
+
+"$top/common/tree.sh" apply "$v" || die "the series does not apply (above)"
+mapfile -t commits < <(git -C "$git_dir" rev-list --reverse base.."$v")
+mapfile -t patches < <(series_files "$top/common/series"; series_files "$vroot/$v/series")
+[ ${#commits[@]} -eq ${#patches[@]} ] ||
+	die "build/git has ${#commits[@]} commits for ${#patches[@]} patches: rerun common/tree.sh apply $v"
+ncommon=$(series_files "$top/common/series" | wc -l)
+baseline=$top/build/check-build/sg_table
+if [ ! -s "$baseline/summary.txt" ]; then
+	"$top/common/tree.sh" apply sg_table
+	note "check-patches: the sg_table tree's compile-test set first (the baseline)"
+	"$top/common/check-build.sh" compile "$top/build/sg_table/src" "$baseline" >/dev/null ||
+		die "the sg_table tree's compile-test set did not build: see build/check-build/sg_table/build.log"
+fi
+
+# the KUnit suites a prefix tree defines, of those the variant must run
+suites() {
+	local s
+	while read -r s; do
+		grep -rqs --include='*.c' "\.name = \"$s\"" "$src/lib" && echo "$s"
+	done <"$vroot/$v/kunit-suites"
+}
+
+# boot NAME PLAN [DISKS ARGS]: one boot of the prefix kernel; its results
+# (name, status, why) appended to $rdir/results.tsv
+boot() {
+	local name=$1 plan=$2 disks=${3:-} args=${4:-} dir=$rdir/$1
+	rm -rf "$dir"
+	if ! nice -n 5 "$top/qemu/run.sh" -v "$v" -f prefix -p "$plan" -o "$dir" -m "$mode" -t 900 -d "$disks" -a "$args" \
+		-w 'WARNING: CPU: [0-9]+ PID: [0-9]+ at [./a-z]*kernel/dma/direct.h:[0-9]+ dma_direct_map_(page|sg)' \
+		>"$dir.log" 2>&1; then
+		printf '%s/boot\tfailed\t%s\n' "$name" "$(cat "$dir/RESULT" 2>/dev/null || tail -n 1 "$dir.log")" >>"$rdir/results.tsv"
+	fi
+	if [ "$plan" = "$top/tests/guest/smoke.sh" ]; then
+		# shellcheck disable=SC2046
+		"$py" "$top/tests/check_guest.py" "$dir" "$name" $(suites) >>"$rdir/results.tsv"
+	else
+		sed "s|^|$name/|" "$dir/share/out/results.tsv" >>"$rdir/results.tsv" 2>/dev/null ||
+			printf '%s/results\tfailed\tno results.tsv: see %s\n' "$name" "${dir#"$top"/}" >>"$rdir/results.tsv"
+	fi
+}
+
+table=$out/TABLE.md
+{
+	echo "| patch | project build | compile-test set (allmodconfig) | new warnings or errors | boots passed | s |"
+	echo "|---|---|---|---|---|---|"
+} >"$table"
+head -n 2 "$table"
+t_all=$(date +%s)
+for ((i = ncommon; i < ${#commits[@]}; i++)); do
+	p=$(basename "${patches[$i]}")
+	num=${p%%-*}
+	wanted "$num" || continue
+	t0=$(date +%s)
+	rdir=$out/$num
+	rm -rf "$rdir"
+	mkdir -p "$rdir"
+	git -C "$src" checkout -q --detach "${commits[$i]}" || die "cannot check out prefix $num in build/$v/src"
+	fail=()
+	# the project kernel
+	if JOBS=${JOBS:-2} nice -n 5 "$top/common/build.sh" "$v" prefix >"$rdir/build.log" 2>&1; then
+		pb=ok
+	else
+		pb=FAILED fail+=("project build (build/check-patches/$num/build.log)")
+	fi
+	# the compile-test set, against the sg_table tree
+	rm -f "$top/build/check-build/$v/diag.txt"
+	"$top/common/check-build.sh" compile "$src" "$top/build/check-build/$v" >"$rdir/allmod.txt" 2>&1
+	cp "$top/build/check-build/$v/diag.txt" "$rdir/allmod-diag.txt"
+	nerr=1
+	[ -f "$rdir/allmod-diag.txt" ] && nerr=$(grep -c '^error' "$rdir/allmod-diag.txt")
+	set_sum=$(sed -n 's/^[^:]*: [0-9]* files in the set, \([0-9]*\) built.*, \([0-9]*\) errors.*/\1 built, \2 errors/p' "$rdir/allmod.txt")
+	[ -n "$set_sum" ] || set_sum="did not run: $(tail -n 1 "$rdir/allmod.txt")"
+	"$py" "$top/common/check-build.py" compare "$baseline/diag.txt" "$rdir/allmod-diag.txt" >"$rdir/new.txt"
+	nnew=$(wc -l <"$rdir/new.txt")
+	[ "$nerr" -eq 0 ] && [ -n "${set_sum##did not*}" ] || fail+=("compile-test set: $set_sum (build/check-patches/$num/allmod-diag.txt)")
+	[ "$nnew" -eq 0 ] || fail+=("$nnew new warnings or errors (build/check-patches/$num/new.txt)")
+	# the boots
+	bt='-'
+	if [ "$boots" != none ] && [ "$pb" = ok ]; then
+		: >"$rdir/results.tsv"
+		if "$top/common/image/build.sh" "$v" prefix >"$rdir/image.log" 2>&1; then
+			boot smoke "$top/tests/guest/smoke.sh"
+			if [ "$boots" = all ]; then
+				for qd in $qdisk_boots; do
+					IFS=: read -r name disks args <<<"$qd"
+					boot "$name" "$top/tests/guest/qemu-disks.sh" "$disks" "$args"
+				done
+			fi
+		else
+			printf 'image\tfailed\tsee build/check-patches/%s/image.log\n' "$num" >>"$rdir/results.tsv"
+		fi
+		np=$(cut -f2 "$rdir/results.tsv" | grep -c -x passed)
+		nf=$(cut -f2 "$rdir/results.tsv" | grep -c -x failed)
+		bt="$np of $((np + nf))"
+		[ "$nf" -eq 0 ] && [ "$np" -gt 0 ] || fail+=("boots: $nf failed: $(grep -P '\tfailed\t' "$rdir/results.tsv" | head -n 3 | cut -f1 | tr '\n' ' ')")
+	fi
+	row="| $p | $pb | $set_sum | $nnew | $bt | $(($(date +%s) - t0)) |"
+	echo "$row" | tee -a "$table"
+	if [ ${#fail[@]} -gt 0 ]; then
+		bad=1
+		printf 'sgbench: prefix up to %s FAILED: %s\n' "$p" "${fail[*]}" >&2
+	fi
+done
+git -C "$src" checkout -q --detach "${commits[-1]}" || die "cannot move build/$v/src back to the whole series"
+echo "prefixes: $(($(date +%s) - t_all)) s (mode $mode, PREFIX_BOOTS=$boots, JOBS=${JOBS:-2})" | tee -a "$table"
 exit $bad

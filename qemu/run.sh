@@ -12,6 +12,8 @@
 #       icount modes only (KVM runs no TCG code).
 # -f debug: boot the variant's debug kernel (build/<variant>-debug: KASAN,
 #       kmemleak, lockdep, fault injection; common/build.sh <variant> debug).
+# -f prefix: the kernel of one prefix of the series that
+#       common/check-patches.sh builds (build/<variant>-prefix).
 # IMAGE: busybox (the default: busybox, fio, perf, sg3_utils) or debian
 #       (bash, coreutils, util-linux, systemd-udevd: common/image/debian.sh).
 # MODE: auto (KVM if a probe boot proves it works, else TCG; the default),
@@ -74,7 +76,8 @@ command -v "$qemu" >/dev/null || die "$qemu not found: run 'make deps' (installs
 case $flavour in
 '') bdir=$variant ;;
 debug) bdir=$variant-debug ;;
-*) die "unknown flavour '$flavour' (-f): say nothing or 'debug'" ;;
+prefix) bdir=$variant-prefix ;;
+*) die "unknown flavour '$flavour' (-f): say nothing, 'debug' or 'prefix'" ;;
 esac
 kernel=$top/build/$bdir/obj/arch/x86/boot/bzImage
 case $image in

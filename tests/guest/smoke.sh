@@ -8,14 +8,18 @@
 set -e
 # the KUnit suites of the sg_api module (a module: its DMA-failure case
 # provokes a dma-direct WARN, which must not taint every other boot):
-# sg_api, and in the sg_ring kernel also sg_ring_blk
-modprobe sg_api_kunit
+# sg_api, and in the sg_ring kernel also sg_ring_blk.  A prefix of the
+# sg_ring series before the patch that adds them has no such module
+# (common/check-patches.sh); tests/check_guest.py fails every suite a kernel
+# must run and did not.
 mkdir -p "$SGB_OUT/kunit"
-for d in /sys/kernel/debug/kunit/sg_*/; do
-	s=$(basename "$d")
-	cat "$d/results" >"$SGB_OUT/kunit/$s.ktap"
-done
-rmmod sg_api_kunit
+if modprobe sg_api_kunit; then
+	for d in /sys/kernel/debug/kunit/sg_*/; do
+		s=$(basename "$d")
+		cat "$d/results" >"$SGB_OUT/kunit/$s.ktap"
+	done
+	rmmod sg_api_kunit
+fi
 disk=$(sd_load dev_size_mb=64 delay=0)
 echo "$disk" >"$SGB_OUT/smoke.disk"
 cat /sys/block/$disk/queue/max_sectors_kb >"$SGB_OUT/smoke.max_sectors_kb"
