@@ -245,7 +245,8 @@ for v in $(variants); do
 done
 
 # --- each kernel: QEMU's other storage host adapters ----------------------
-# (tests/guest/qemu-hba.sh; the boots are hba_boots in common/lib.sh)
+# (tests/guest/qemu-hba.sh; the boots are hba_boots in common/lib.sh, and
+# their kernel arguments hba_args)
 for v in $(variants); do
 	tg=$(date +%s)
 	: >"$runs/$v-qemu-hba.tsv"
@@ -253,7 +254,7 @@ for v in $(variants); do
 	while IFS='|' read -r name disks hbas cds; do
 		dir=$runs/$v-$name
 		"$top/qemu/run.sh" -v "$v" -p "$top/tests/guest/qemu-hba.sh" -o "$dir" -m "$mode" -t 900 \
-			-d "$disks" -a "sgb.hbas=$hbas sgb.cds=$cds" ||
+			-d "$disks" -a "$hba_args sgb.hbas=$hbas sgb.cds=$cds" ||
 			result "$v/$name/boot" failed "$(cat "$dir/RESULT")"
 		cat "$dir/share/out/results.tsv" >>"$runs/$v-qemu-hba.tsv" 2>/dev/null
 		for h in ${hbas//,/ }; do
