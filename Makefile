@@ -1,9 +1,8 @@
 # sgbench: sg_ring vs sg_table on Linux 6.1, built both ways, measured side by side.
 #
 #   make test                 build both kernels, boot each in QEMU, run the tests
-#   make test-full            make test plus the QEMU host-adapter matrix and the
-#                             fast reliability subset on the debug kernels
-#                             (two more kernel builds)
+#   make test-full            make test plus the fast reliability subset on the
+#                             debug kernels (two more kernel builds)
 #   make bench                the A/B benchmark; results under results/<run-id>/
 #   make shell VARIANT=name   boot one kernel with scsi_debug to a shell
 #   make build | image        just build the kernels / guest images

@@ -4,7 +4,9 @@
 # of the prefix kernel common/check-patches.sh builds, build/<variant>-prefix/).
 #
 # build/image/base.cpio: busybox-static, the host's own fio and perf (and
-# sg3_utils) with their shared-library closure, and common/image/init.
+# sg3_utils) with their shared-library closure, common/image/init, and
+# /usr/bin/scatterio (common/image/scatterio.c, built static with the host's
+# gcc: direct I/O from buffers of scattered physical pages).
 # build/<variant>/modules.cpio: that variant's modules.
 # build/<variant>/initramfs.cpio: the two concatenated (the kernel unpacks
 # concatenated cpio archives in order).  The plan a run executes is not in
@@ -30,7 +32,7 @@ mkdir -p "$img"
 
 stale=no
 [ -f "$base" ] || stale=yes
-for f in "$top/common/image/init" "$top/common/image/build.sh" "${tools[@]}"; do
+for f in "$top/common/image/init" "$top/common/image/build.sh" "$top/common/image/scatterio.c" "${tools[@]}"; do
 	[ -e "$f" ] || die "$f is missing: run 'make deps' (it installs busybox-static, fio, linux-perf, sg3-utils)"
 	[ "$stale" = yes ] || [ "$f" -nt "$base" ] && stale=yes
 done
@@ -45,6 +47,8 @@ if [ "$stale" = yes ]; then
 		[ -e "$root/$a" ] || ln -s /bin/busybox "$root/$a"
 	done
 	cp "${tools[@]:1}" "$root/usr/bin/"
+	gcc -static -O2 -Wall -Wextra -Werror -o "$root/usr/bin/scatterio" "$top/common/image/scatterio.c" ||
+		die "building common/image/scatterio.c failed (above): it needs gcc and libc6-dev's static libc (make deps)"
 	copy_libs "$root" "${tools[@]:1}"
 	cp "$top/common/image/init" "$root/init"
 	echo "root:x:0:0:root:/root:/bin/sh" >"$root/etc/passwd"
