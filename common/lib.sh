@@ -99,10 +99,12 @@ copy_libs() {
 	done
 }
 
-# make_cpio DIR OUT: an initramfs archive (newc, owned by root, sorted so the
-# bytes do not depend on directory order) of DIR's contents, written atomically.
+# make_cpio DIR OUT: an initramfs archive (newc, owned by root, sorted and
+# with inode numbers renumbered and no device numbers, so the bytes do not
+# depend on directory order or the host's filesystem) of DIR's contents,
+# written atomically.
 make_cpio() {
-	(cd "$1" && find . -mindepth 1 | LC_ALL=C sort | cpio -o -H newc --quiet -R 0:0) >"$2.tmp" &&
+	(cd "$1" && find . -mindepth 1 | LC_ALL=C sort | cpio -o -H newc --quiet -R 0:0 --reproducible) >"$2.tmp" &&
 		mv "$2.tmp" "$2"
 }
 
