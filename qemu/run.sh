@@ -169,13 +169,7 @@ done
 local_files=()
 if [ "$local_plan" = yes ]; then
 	[ "$shell" = no ] || die "-l and -s do not go together (the local plan runs before the shell)"
-	mkdir -p "$out/local/sgb-local"
-	cp "$plan" "$out/local/sgb-local/plan.sh"
-	cp "$top/common/image/guest-lib.sh" "$out/local/sgb-local/lib.sh"
-	# the same bytes every boot: the kernel parses each header field digit
-	# by digit, so even a new mtime would change the instructions it runs
-	find "$out/local" -exec touch -h -d @0 {} +
-	make_cpio "$out/local" "$out/local.cpio"
+	plan_cpio "$plan" "$out/local" "$out/local.cpio" || die "cannot build the plan archive $out/local.cpio for -l (above)"
 	cat "$initrd" "$out/local.cpio" >"$out/initrd.cpio"
 	initrd=$out/initrd.cpio
 	local_files=("$out/initrd.cpio" "$out/local.cpio")
