@@ -14,9 +14,16 @@
 #   RUN_ID=<name>         default: attrib-<date>; output results/<run-id>/
 #                         (SGB_RESULTS=<dir> puts it under <dir> instead)
 #
-# One boot per device and kernel, in icount mode (one vCPU, one TCG thread:
-# the guest is deterministic, so the counts are exact and repeatable).
-# Per point the plan runs fio once to warm up, then `sync`, fio for N I/Os,
+# One boot per device and kernel, in icount mode (one vCPU, one TCG thread;
+# the guest's RDRAND seeded and its clock from a fixed date, see
+# qemu/run.sh), with norandmaps (no address-space randomization in user
+# space) and the plan run from the initramfs before the 9p share is mounted
+# (qemu/run.sh -l): nothing in the guest waits on the host before the
+# counts are taken, so they are the same on a rerun (tests/plugin.sh).
+# The plan first waits for the kernel's final clocksource (settle in
+# common/image/guest-lib.sh: until then the timer tick is periodic and
+# costs differently).  Per point it runs fio twice to warm up (the first runs
+# of fio in a boot still change page state: folio_mark_accessed), then `sync`, fio for N I/Os,
 # `sync`, fio for 2N I/Os, `sync`; the plugin snapshots every block's count
 # when the guest enters sync(2) (mark= the address of __x64_sys_sync in the
 # kernel's System.map), and bench/attrib.py folds (2N run - N run) / N onto
@@ -78,9 +85,9 @@ print(j["read"]["total_ios"] + j["write"]["total_ios"])' "$1"
 
 for p in "${points[@]}"; do n_ios "$(bs_of "$p")" >/dev/null; done
 
-# plan DEVICE [DIV]: the guest plan of one boot (N divided by DIV).  fio's output goes to /tmp
-# during the measured runs (not to the 9p share, which completes in host
-# time) and is copied to the share after the third mark.
+# plan DEVICE [DIV]: the guest plan of one boot (N divided by DIV).  It runs
+# from the initramfs (qemu/run.sh -l): $SGB_OUT is a tmpfs directory the
+# guest copies to the share after the plan.
 plan() {
 	local dev=$1 div=${2:-1} params="dev_size_mb=1024 delay=0" p rw bs qd n fio
 	[ "$dev" = fake ] && params="$params fake_rw=1"
@@ -89,17 +96,18 @@ plan() {
 	echo 'set -e'
 	echo "disk=\$(sd_load $params)"
 	echo 'cp /proc/kallsyms "$SGB_OUT/kallsyms"'
+	echo 'settle'
 	for p in "${points[@]}"; do
 		rw=${p%%-*} bs=${p#*-} bs=${bs%-qd*} qd=${p##*-qd}
 		n=$(($(n_ios "$bs") / div))
 		fio="fio --name=$p --filename=/dev/\$disk --direct=1 --ioengine=io_uring --rw=$rw --bs=$bs --iodepth=$qd --randseed=1 --output-format=json"
-		echo "$fio --number_ios=$(((n + 3) / 4)) --output=/tmp/$p-warm.json"
+		echo "$fio --number_ios=$(((n + 3) / 4)) --output=/tmp/$p-warm1.json"
+		echo "$fio --number_ios=$(((n + 3) / 4)) --output=/tmp/$p-warm2.json"
 		echo "sync"
-		echo "$fio --number_ios=$n --output=/tmp/$p-n.json"
+		echo "$fio --number_ios=$n --output=\$SGB_OUT/$p-n.json"
 		echo "sync"
-		echo "$fio --number_ios=$((2 * n)) --output=/tmp/$p-2n.json"
+		echo "$fio --number_ios=$((2 * n)) --output=\$SGB_OUT/$p-2n.json"
 		echo "sync"
-		echo "cp /tmp/$p-n.json /tmp/$p-2n.json \"\$SGB_OUT/\""
 		echo "echo '$p $n' >>\"\$SGB_OUT/attrib-points\""
 	done
 }
@@ -107,7 +115,7 @@ plan() {
 mkdir -p "$out/raw" "$work"
 {
 	echo "run_id $run_id"
-	echo "mode icount (-accel tcg,thread=single -icount shift=0,sleep=off, 1 vCPU)"
+	echo "mode icount (-accel tcg,thread=single -icount shift=0,sleep=off -seed 1 -rtc base=2026-01-01T00:00:00,clock=vm, 1 vCPU), plan from the initramfs (qemu/run.sh -l), guest norandmaps"
 	echo "plugin insncount (qemu/plugin/insncount.c, per-vCPU callback counters), mark __x64_sys_sync"
 	[ "${CACHE:-0}" = 1 ] && echo "plugin cachesim (qemu/plugin/cachesim.c), N/4 I/Os per run, a separate boot"
 	echo "devices ${devices[*]}"
@@ -134,7 +142,7 @@ attrib_boot() {
 	boot=$work/$d-$v-$plugin
 	note "attrib: $d $v $plugin (${points[*]})"
 	t0=$(date +%s)
-	"$top/qemu/run.sh" -v "$v" -p "$work/plan-$d-$div-$v.sh" -o "$boot" -m icount -M 2048 -t "${TIMEOUT:-3600}" \
+	"$top/qemu/run.sh" -v "$v" -p "$work/plan-$d-$div-$v.sh" -o "$boot" -m icount -l -a norandmaps -M 2048 -t "${TIMEOUT:-3600}" \
 		-P "$plugin,out=$boot/$plugin.txt,mark=$mark" ||
 		die "the $d $v $plugin boot failed: $(cat "$boot/RESULT" 2>/dev/null || echo 'no result'); see $boot"
 	note "attrib: $d $v $plugin took $(($(date +%s) - t0)) s wall"

@@ -99,11 +99,27 @@ copy_libs() {
 	done
 }
 
-# make_cpio DIR OUT: an initramfs archive (newc, owned by root, sorted so the
-# bytes do not depend on directory order) of DIR's contents, written atomically.
+# make_cpio DIR OUT: an initramfs archive (newc, owned by root, sorted and
+# with inode numbers renumbered and no device numbers, so the bytes do not
+# depend on directory order or the host's filesystem) of DIR's contents,
+# written atomically.
 make_cpio() {
-	(cd "$1" && find . -mindepth 1 | LC_ALL=C sort | cpio -o -H newc --quiet -R 0:0) >"$2.tmp" &&
+	(cd "$1" && find . -mindepth 1 | LC_ALL=C sort | cpio -o -H newc --quiet -R 0:0 --reproducible) >"$2.tmp" &&
 		mv "$2.tmp" "$2"
+}
+
+# plan_cpio PLAN TMPDIR OUT: the archive qemu/run.sh -l appends to the
+# initramfs, /sgb-local/plan.sh and /sgb-local/lib.sh (TMPDIR is made and
+# left for it).  The same bytes every time for the same plan: the files'
+# mtimes are set to 0 and make_cpio renumbers inodes, because the kernel
+# parses each header field digit by digit and a new mtime alone would change
+# the instructions an icount boot runs.
+plan_cpio() {
+	rm -rf "$2" && mkdir -p "$2/sgb-local" &&
+		cp "$1" "$2/sgb-local/plan.sh" &&
+		cp "$top/common/image/guest-lib.sh" "$2/sgb-local/lib.sh" &&
+		find "$2" -exec touch -h -d @0 {} + &&
+		make_cpio "$2" "$3"
 }
 
 # The QEMU-disk integrity boots of tests/guest/qemu-disks.sh, NAME:DISKS:ARGS

@@ -4,8 +4,15 @@
 #   qemu/run.sh -v VARIANT -p PLAN -o OUTDIR [-m MODE] [-t SECONDS]
 #               [-c CPUS] [-M MEM_MB] [-a "KERNEL ARGS"] [-i IMAGE] [-s]
 #               [-w ALLOWED_REPORT_REGEX] [-d DISKS] [-f debug]
-#               [-P PLUGIN,ARG=VALUE,...]
+#               [-P PLUGIN,ARG=VALUE,...] [-l]
 #
+# -l:   the plan travels inside the initramfs (a cpio of plan.sh and lib.sh
+#       appended to the image for this boot) and the guest runs it before it
+#       mounts the 9p share, in /tmp, with $SGB_OUT a tmpfs directory copied
+#       to OUTDIR/share/out afterwards: nothing before the plan's end waits
+#       on the host, so an icount boot is the same instruction for
+#       instruction on a rerun (the share's 9p requests complete in host
+#       time).  Needs a plan that reads nothing from the share but lib.sh.
 # -P:   load a TCG plugin of qemu/plugin/ (built by qemu/plugin/build.sh into
 #       build/plugin/libPLUGIN.so) with its arguments, e.g.
 #       -P insncount,out=/path/counts.txt,mark=0xffffffff81234560.  TCG and
@@ -18,7 +25,10 @@
 #       (bash, coreutils, util-linux, systemd-udevd: common/image/debian.sh).
 # MODE: auto (KVM if a probe boot proves it works, else TCG; the default),
 #       tcg, kvm, or icount (deterministic: single-threaded TCG with
-#       -icount shift=0,sleep=off, so guest time counts instructions).
+#       -icount shift=0,sleep=off, so guest time counts instructions; and
+#       -seed 1, so the guest's RDRAND and the RNG seed QEMU hands the
+#       kernel are the same every boot, and -rtc clock=vm from a fixed
+#       date, so the guest's wall clock does not come from the host's).
 # PLAN: a shell script the guest runs from the 9p share (tag "sgb"), with
 #       $SGB_OUT the directory where it writes its results; it appears on
 #       the host as OUTDIR/share/out.
@@ -48,8 +58,8 @@ set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/common/lib.sh"
 
-variant='' plan='' out='' mode=auto timeout_s=600 cpus='' mem=1536 extra='' shell=no image=busybox allowed='' disks='' flavour='' plugin=''
-while getopts 'v:p:o:m:t:c:M:a:i:w:d:f:P:s' opt; do
+variant='' plan='' out='' mode=auto timeout_s=600 cpus='' mem=1536 extra='' shell=no image=busybox allowed='' disks='' flavour='' plugin='' local_plan=no
+while getopts 'v:p:o:m:t:c:M:a:i:w:d:f:P:sl' opt; do
 	case $opt in
 	v) variant=$OPTARG ;;
 	p) plan=$OPTARG ;;
@@ -65,6 +75,7 @@ while getopts 'v:p:o:m:t:c:M:a:i:w:d:f:P:s' opt; do
 	d) disks=$OPTARG ;;
 	P) plugin=$OPTARG ;;
 	s) shell=yes ;;
+	l) local_plan=yes ;;
 	*) die "usage: see the head of qemu/run.sh" ;;
 	esac
 done
@@ -96,7 +107,7 @@ esac
 case $mode in
 kvm) accel=(-accel kvm -cpu host); cpus=${cpus:-2} ;;
 tcg) accel=(-accel tcg,thread=multi -cpu max); cpus=${cpus:-2} ;;
-icount) accel=(-accel tcg,thread=single -cpu max -icount shift=0,sleep=off); cpus=${cpus:-1} ;;
+icount) accel=(-accel tcg,thread=single -cpu max -icount shift=0,sleep=off -seed 1 -rtc base=2026-01-01T00:00:00,clock=vm); cpus=${cpus:-1} ;;
 esac
 
 plugin_args=()
@@ -155,7 +166,15 @@ for f in "${cd_files[@]}"; do
 	b=${f##*/}
 	sha256sum <"$f" | cut -d' ' -f1 >"$out/share/${b%.iso}.sha256"
 done
-trap 'rm -f "${disk_files[@]}" "${cd_files[@]}"' EXIT
+local_files=()
+if [ "$local_plan" = yes ]; then
+	[ "$shell" = no ] || die "-l and -s do not go together (the local plan runs before the shell)"
+	plan_cpio "$plan" "$out/local" "$out/local.cpio" || die "cannot build the plan archive $out/local.cpio for -l (above)"
+	cat "$initrd" "$out/local.cpio" >"$out/initrd.cpio"
+	initrd=$out/initrd.cpio
+	local_files=("$out/initrd.cpio" "$out/local.cpio")
+fi
+trap 'rm -f "${disk_files[@]}" "${cd_files[@]}" "${local_files[@]}"' EXIT
 cp "$plan" "$out/share/plan.sh"
 cp "$top/common/image/guest-lib.sh" "$out/share/lib.sh"
 chmod +x "$out/share/plan.sh"
@@ -168,6 +187,7 @@ chmod +x "$out/share/plan.sh"
 	echo "memory_mb $mem"
 	echo "disks ${disks:-none}"
 	echo "plugin ${plugin:-none}"
+	echo "local_plan $local_plan"
 	echo "qemu $("$qemu" --version | head -n 1)"
 	cat "$top/build/$bdir/BUILD-INFO"
 	echo "host_cpu $(sed -n 's/^model name\t*: //p' /proc/cpuinfo | head -n 1)"
@@ -193,4 +213,8 @@ fi
 end=$(date +%s.%N)
 echo "wall_seconds $(echo "$end - $start" | bc)" >>"$out/run.info"
 
+if [ "$local_plan" = yes ] && [ -f "$out/share/out/status" ] && [ ! -f "$out/share/out/plan-ran-from" ]; then
+	echo "fail: -l: the guest ran the plan from the share, not from the initramfs: its init predates -l (run 'make image')" >"$out/RESULT"
+	die "-l: the guest's init ran the plan from the share, not from the initramfs: the image predates -l; run 'make image'"
+fi
 "$top/qemu/judge.sh" "$out" "$rc" "$timeout_s" "$allowed"

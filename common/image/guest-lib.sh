@@ -98,3 +98,16 @@ qdisk() {
 	echo "$hw" >/sys/block/$d/queue/max_sectors_kb || return 1
 	echo "$d"
 }
+
+# settle: wait until the kernel runs on its final clocksource (tsc, which it
+# switches to about a second after boot, with the tick leaving periodic
+# mode on the next tick).  Before that, every timer interrupt costs
+# differently, so a plan that counts instructions (bench/attrib.sh,
+# tests/plugin.sh) starts measuring only after it.  Under icount the wait
+# itself is the same every boot.
+settle() {
+	local i=0 cs=/sys/devices/system/clocksource/clocksource0/current_clocksource
+	while ! grep -qx tsc $cs && [ $i -lt 100 ]; do i=$((i + 1)); sleep 0.1; done
+	grep -qx tsc $cs || { echo "settle: the clocksource is still $(cat $cs) after 10 s" >&2; return 1; }
+	sleep 0.1
+}
