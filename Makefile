@@ -10,7 +10,9 @@
 #   make report RUN=dir       regenerate a run's REPORT.md (and DECISION.md) from its raw files
 #   make decision RUN=dir     (re)collect the decision evidence for a run from the trees
 #   make check-patches        checkpatch --strict on every patch of the series
-#   make reliability          the full reliability suite on the debug kernels;
+#   make reliability          the full reliability suite on the debug kernels
+#                             (DMA-API debugging, every emulated host adapter,
+#                             the IOMMU run) and the soak on the normal ones;
 #                             results/reliability-<date>/REPORT.md
 #   make debug-image          just build the debug kernels and their images
 #
@@ -51,7 +53,7 @@ debug-build: base
 debug-image: debug-build
 	@for v in $(VARIANTS); do common/image/build.sh $$v debug || exit 1; done
 
-reliability: debug-image
+reliability: debug-image image
 	@VARIANTS="$(VARIANTS)" tests/reliability/run.sh --full | tee build/reliability-full.txt; \
 		! grep -q '	failed	' build/reliability-full.txt
 
