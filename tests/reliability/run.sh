@@ -68,42 +68,51 @@ mkdir -p "$runs" || die "cannot create $runs"
 
 for v in $variants; do
 	check_variant "$v"
+	dbg=yes
 	[ -f "$top/build/$v-debug/.built" ] || {
+		dbg=no
 		printf '%s\tfailed\t%s\n' "$v/rel/boot" "no debug kernel: run 'common/build.sh $v debug && common/image/build.sh $v debug'"
-		continue
 	}
 	dir=$runs/$v
-	if has suite; then
-	t0=$(date +%s)
-	if "$top/qemu/run.sh" -f debug -v "$v" -p "$top/tests/reliability/plan.sh" -o "$dir" \
-		-m "$mode" -M 2048 -t "$tmo" -a "sgb.rel=$plan_level slub_debug=A,sgpool-*,sgring-*" 2>/dev/null; then
-		printf '%s\tpassed\t%s\n' "$v/rel/boot" "debug kernel, $plan_level, $(( $(date +%s) - t0 )) s"
-	else
-		printf '%s\tfailed\t%s\n' "$v/rel/boot" "$(cat "$dir/RESULT" 2>/dev/null || echo "no RESULT in $dir")"
-	fi
-	echo "wall_seconds_suite $(( $(date +%s) - t0 ))" >>"$dir/run.info"
-	o=$dir/share/out
-	if [ ! -f "$o/complete" ]; then
-		printf '%s\tfailed\t%s\n' "$v/rel/complete" "the plan did not finish: the last step was '$(grep '^== ' "$o/plan.log" 2>/dev/null | tail -n 1)' (see $o/plan.log)"
-	fi
-	[ -f "$o/results.tsv" ] && sed "s|^|$v/rel/|" "$o/results.tsv"
+	if [ $dbg = yes ] && has suite; then
+		t0=$(date +%s)
+		if "$top/qemu/run.sh" -f debug -v "$v" -p "$top/tests/reliability/plan.sh" -o "$dir" \
+			-m "$mode" -M 2048 -t "$tmo" -a "sgb.rel=$plan_level slub_debug=A,sgpool-*,sgring-*" 2>/dev/null; then
+			printf '%s\tpassed\t%s\n' "$v/rel/boot" "debug kernel, $plan_level, $(( $(date +%s) - t0 )) s"
+		else
+			printf '%s\tfailed\t%s\n' "$v/rel/boot" "$(cat "$dir/RESULT" 2>/dev/null || echo "no RESULT in $dir")"
+		fi
+		echo "wall_seconds_suite $(( $(date +%s) - t0 ))" >>"$dir/run.info"
+		o=$dir/share/out
+		if [ ! -f "$o/complete" ]; then
+			printf '%s\tfailed\t%s\n' "$v/rel/complete" "the plan did not finish: the last step was '$(grep '^== ' "$o/plan.log" 2>/dev/null | tail -n 1)' (see $o/plan.log)"
+		fi
+		[ -f "$o/results.tsv" ] && sed "s|^|$v/rel/|" "$o/results.tsv"
 	fi
 	[ $level = full ] || continue
-	# the host adapters that map for DMA besides virtio-scsi and pvscsi,
-	# under DMA-API debugging (NAME|DISKS|HBAS: megasas needs its own
-	# boot for its fixed slot, ide the pc machine)
-	has hba && while IFS='|' read -r name disks hbas; do
-		boot "$name" debug "$top/tests/guest/qemu-hba.sh" -M 2048 -t "$tmo" -d "$disks" \
-			-a "page_alloc.shuffle=1 sgb.hbas=$hbas sgb.cds="
-	done <<-EOF
-		qemu-hba|mptsas=file,lsi=file,am53c974=file,ahci=file,usb=file|mptsas,lsi,am53c974,ahci,usb
-		qemu-hba-megasas|megasas=file|megasas
-		qemu-hba-megasas-gen2|megasas-gen2=file|megasas-gen2
-		qemu-hba-ide|ide=file|ide
-	EOF
-	has iommu && boot iommu debug "$top/tests/reliability/iommu.sh" -I -M 2048 -t "$tmo" \
-		-d virtio=file,pvscsi=file,megasas=file,lsi=file,ahci=file \
-		-a "page_alloc.shuffle=1 sgb.hbas=virtio,pvscsi,megasas,lsi,ahci"
+	if [ $dbg = yes ]; then
+		# the integrity part on the QEMU-emulated disks (virtio-scsi, pvscsi
+		# on raw files; then pvscsi with every mapping bounced by swiotlb)
+		has qemu-disks && for qd in $qdisk_boots; do
+			IFS=: read -r name qdisks args <<<"$qd"
+			boot "$name" debug "$top/tests/guest/qemu-disks.sh" -M 2048 -t "$tmo" -d "$qdisks" -a "$args"
+		done
+		# the host adapters that map for DMA besides virtio-scsi and
+		# pvscsi, under DMA-API debugging (NAME|DISKS|HBAS: megasas needs
+		# its own boot for its fixed slot, ide the pc machine)
+		has hba && while IFS='|' read -r name disks hbas; do
+			boot "$name" debug "$top/tests/guest/qemu-hba.sh" -M 2048 -t "$tmo" -d "$disks" \
+				-a "page_alloc.shuffle=1 sgb.hbas=$hbas sgb.cds="
+		done <<-EOF
+			qemu-hba|mptsas=file,lsi=file,am53c974=file,ahci=file,usb=file|mptsas,lsi,am53c974,ahci,usb
+			qemu-hba-megasas|megasas=file|megasas
+			qemu-hba-megasas-gen2|megasas-gen2=file|megasas-gen2
+			qemu-hba-ide|ide=file|ide
+		EOF
+		has iommu && boot iommu debug "$top/tests/reliability/iommu.sh" -I -M 2048 -t "$tmo" \
+			-d virtio=file,pvscsi=file,megasas=file,lsi=file,ahci=file \
+			-a "page_alloc.shuffle=1 sgb.hbas=virtio,pvscsi,megasas,lsi,ahci"
+	fi
 	if has soak; then
 		if [ -f "$top/build/$v/.built" ] && [ -f "$top/build/$v/initramfs.cpio" ]; then
 			boot soak '' "$top/tests/reliability/soak.sh" -M 2048 -t "${SOAK_TIMEOUT:-14400}" \
@@ -112,23 +121,6 @@ for v in $variants; do
 			printf '%s\tfailed\t%s\n' "$v/rel/soak/boot" "no normal kernel and image: run 'make image'"
 		fi
 	fi
-	has qemu-disks || continue
-	# the integrity part on the QEMU-emulated disks (virtio-scsi, pvscsi
-	# on raw files; then pvscsi with every mapping bounced by swiotlb)
-	for qd in $qdisk_boots; do
-		IFS=: read -r name qdisks args <<<"$qd"
-		dir=$runs/$v-$name
-		t0=$(date +%s)
-		if "$top/qemu/run.sh" -f debug -v "$v" -p "$top/tests/guest/qemu-disks.sh" -o "$dir" \
-			-m "$mode" -M 2048 -t "$tmo" -d "$qdisks" -a "$args" 2>/dev/null; then
-			printf '%s\tpassed\t%s\n' "$v/rel/$name/boot" "debug kernel, $(( $(date +%s) - t0 )) s"
-		else
-			printf '%s\tfailed\t%s\n' "$v/rel/$name/boot" "$(cat "$dir/RESULT" 2>/dev/null || echo "no RESULT in $dir")"
-		fi
-		[ -f "$dir/share/out/complete" ] ||
-			printf '%s\tfailed\t%s\n' "$v/rel/$name/complete" "the plan did not finish (see $dir/share/out/plan.log)"
-		[ -f "$dir/share/out/results.tsv" ] && sed "s|^|$v/rel/$name/|" "$dir/share/out/results.tsv"
-	done
 done
 
 [ $level = full ] || exit 0
