@@ -152,7 +152,7 @@ def main():
             f = s['fig']['soak']
             mib, secs = int(f.get('mib_written', 0)), float(f.get('seconds', 0) or 0)
             body += ['', f"Soak: {mib / 1024:.2f} GiB written and verified in {f.get('rounds', '?')} rounds "
-                     f"over {f.get('disks', '?')} disks in {secs:.0f} s guest time "
+                     f"over {f.get('disks', '?')} disks in {secs:.0f} s of guest uptime "
                      f"({mib / secs if secs else 0:.1f} MiB/s written, each byte also read back; "
                      f"rounds in soak.tsv)."]
         iom = [(k, f) for k, f in s['fig'].items() if 'iommu_maps' in f]
