@@ -18,7 +18,9 @@
 #                             ATA, USB-storage and Fusion object and every other
 #                             user of the accessors the series changes
 #                             (x86_64 allmodconfig), with no new warning
-#   make reliability          the full reliability suite on the debug kernels;
+#   make reliability          the full reliability suite on the debug kernels
+#                             (DMA-API debugging, every emulated host adapter,
+#                             the IOMMU run) and the soak on the normal ones;
 #                             results/reliability-<date>/REPORT.md
 #   make debug-image          just build the debug kernels and their images
 #
@@ -60,7 +62,7 @@ debug-build: base
 debug-image: debug-build
 	@for v in $(VARIANTS); do common/image/build.sh $$v debug || exit 1; done
 
-reliability: debug-image
+reliability: debug-image image
 	@VARIANTS="$(VARIANTS)" tests/reliability/run.sh --full | tee build/reliability-full.txt; \
 		! grep -q '	failed	' build/reliability-full.txt
 

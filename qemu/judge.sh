@@ -4,7 +4,8 @@
 # report lines the plan provokes on purpose (e.g. the WARN dma-direct gives
 # when a test makes a mapping fail); any other report still fails.  A timeout, a QEMU crash, a panic, oops, BUG, WARN,
 # KASAN/UBSAN report, lockdep splat, list corruption or a non-zero plan
-# status is a failure; the cause names the log to read.
+# status is a failure; so is any DMA-API debug report (below).  The cause
+# names the log to read.
 set -uo pipefail
 out=$1 rc=$2 timeout_s=$3 allowed=${4:-}
 log=$out/console.log
@@ -42,10 +43,26 @@ fi
 if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
 	fail "timeout: the guest did not finish within ${timeout_s}s${bad:+, after: $bad} (see $log)"
 fi
+# DMA-API debugging (debug kernels, kernel/dma/debug.c): any line it prints
+# other than its boot notes is a report (an error names the driver and the
+# device: "DMA-API: vmw_pvscsi 0000:00:04.0: device driver frees DMA memory
+# with wrong function ..."; or it disabled itself).  It prints only its
+# first error unless all_errors is set, so the guest's init also leaves
+# debugfs's error_count and disabled flag in share/out/dma-api.txt.
+dma_notes='DMA-API: (preallocated [0-9]+ debug entries|debugging enabled by kernel config|dma_debug_entry pool grown to [0-9]+)'
+dma=$(grep -a -n 'DMA-API: ' "$log" 2>/dev/null | grep -a -v -E "$dma_notes" |
+	{ if [ -n "$allowed" ]; then grep -a -v -E "$allowed"; else cat; fi; } | head -n 1)
+[ -n "$dma" ] && fail "DMA-API debug report: line $dma (see $log)"
 [ -n "$bad" ] && case $bad in
 	*"Kernel panic"*) fail "panic: line $bad (see $log)" ;;
 	*) fail "kernel report: line $bad (see $log)" ;;
 	esac
+dmaf=$out/share/out/dma-api.txt
+if [ -f "$dmaf" ]; then
+	n=$(awk '$1 == "error_count" {print $2}' "$dmaf")
+	[ "${n:-x}" = 0 ] || fail "DMA-API debug counted ${n:-no} errors (error_count in $dmaf; the first is in $log)"
+	grep -q '^disabled N' "$dmaf" || fail "DMA-API debugging was off ($(grep '^disabled' "$dmaf" || echo 'no disabled flag') in $dmaf): nothing was checked"
+fi
 # kmemleak: a plan that scanned leaves the report in share/out/kmemleak.txt
 kml=$out/share/out/kmemleak.txt
 if [ -s "$kml" ] && grep -q 'unreferenced object' "$kml"; then

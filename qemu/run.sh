@@ -4,7 +4,14 @@
 #   qemu/run.sh -v VARIANT -p PLAN -o OUTDIR [-m MODE] [-t SECONDS]
 #               [-c CPUS] [-M MEM_MB] [-a "KERNEL ARGS"] [-i IMAGE] [-s]
 #               [-w ALLOWED_REPORT_REGEX] [-d DISKS] [-f debug]
-#               [-P PLUGIN,ARG=VALUE,...] [-l]
+#               [-P PLUGIN,ARG=VALUE,...] [-l] [-I]
+#
+# -I:   every DMA mapping through an IOMMU: the q35 machine with QEMU's
+#       intel-iommu (before the other devices), the guest booted with
+#       intel_iommu=on iommu.strict=1 (unmaps invalidate at once), and
+#       virtio-scsi as a modern device with iommu_platform=on, so that it
+#       maps through the DMA API as well.  Needs a kernel with INTEL_IOMMU
+#       (the debug kernels: common/debug.config).
 #
 # -l:   the plan travels inside the initramfs (a cpio of plan.sh and lib.sh
 #       appended to the image for this boot) and the guest runs it before it
@@ -58,8 +65,8 @@ set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/common/lib.sh"
 
-variant='' plan='' out='' mode=auto timeout_s=600 cpus='' mem=1536 extra='' shell=no image=busybox allowed='' disks='' flavour='' plugin='' local_plan=no
-while getopts 'v:p:o:m:t:c:M:a:i:w:d:f:P:sl' opt; do
+variant='' plan='' out='' mode=auto timeout_s=600 cpus='' mem=1536 extra='' shell=no image=busybox allowed='' disks='' flavour='' plugin='' local_plan=no iommu=no
+while getopts 'v:p:o:m:t:c:M:a:i:w:d:f:P:slI' opt; do
 	case $opt in
 	v) variant=$OPTARG ;;
 	p) plan=$OPTARG ;;
@@ -76,6 +83,7 @@ while getopts 'v:p:o:m:t:c:M:a:i:w:d:f:P:sl' opt; do
 	P) plugin=$OPTARG ;;
 	s) shell=yes ;;
 	l) local_plan=yes ;;
+	I) iommu=yes ;;
 	*) die "usage: see the head of qemu/run.sh" ;;
 	esac
 done
@@ -119,7 +127,13 @@ if [ -n "$plugin" ]; then
 fi
 
 # the -d disks: QEMU arguments, and the raw files to delete afterwards
-disk_args=() disk_files=() cd_files=() machine=()
+disk_args=() disk_files=() cd_files=() machine=() virtio_dma=''
+if [ $iommu = yes ]; then
+	machine=(-machine q35)
+	disk_args=(-device intel-iommu,intremap=off)
+	virtio_dma=,disable-legacy=on,iommu_platform=on
+	extra="intel_iommu=on iommu.strict=1 $extra"
+fi
 IFS=, read -r -a disk_specs <<<"$disks"
 for spec in "${disk_specs[@]}"; do
 	hba=${spec%%=*} backing=${spec#*=}
@@ -127,7 +141,7 @@ for spec in "${disk_specs[@]}"; do
 	id=$hba dev=scsi-hd bus=$hba.0
 	[ "$backing" = cd ] && id=$hba-cd dev=scsi-cd bus=$id.0
 	case $hba in
-	virtio) disk_args+=(-device "virtio-scsi-pci,id=$id,num_queues=$cpus,virtqueue_size=1024") ;;
+	virtio) disk_args+=(-device "virtio-scsi-pci,id=$id,num_queues=$cpus,virtqueue_size=1024$virtio_dma") ;;
 	pvscsi) disk_args+=(-device "pvscsi,id=$id") ;;
 	megasas | megasas-gen2) disk_args+=(-device "$hba,id=$id,addr=0x10") machine=(-machine q35) ;;
 	am53c974) disk_args+=(-device "$hba,id=$id") machine=(-machine q35) ;;
@@ -188,6 +202,7 @@ chmod +x "$out/share/plan.sh"
 	echo "disks ${disks:-none}"
 	echo "plugin ${plugin:-none}"
 	echo "local_plan $local_plan"
+	echo "iommu $([ $iommu = yes ] && echo intel-iommu || echo none)"
 	echo "qemu $("$qemu" --version | head -n 1)"
 	cat "$top/build/$bdir/BUILD-INFO"
 	echo "host_cpu $(sed -n 's/^model name\t*: //p' /proc/cpuinfo | head -n 1)"

@@ -36,5 +36,47 @@ class RegenerateLineTest(unittest.TestCase):
         self.assertFalse(named.endswith('.partial'), line)
 
 
+def boot_dir(run, name, info, files):
+    d = os.path.join(run, name)
+    os.makedirs(d)
+    with open(os.path.join(d, 'run.info'), 'w') as f:
+        f.write(info)
+    for fn, text in files.items():
+        with open(os.path.join(d, fn), 'w') as f:
+            f.write(text)
+
+
+class NewPartsTest(unittest.TestCase):
+    """The soak figure, the IOMMU table and the DMA-API column."""
+
+    def render(self, dma_api):
+        with tempfile.TemporaryDirectory() as run:
+            boot_dir(run, 'sg_table-iommu', 'variant sg_table\nflavour debug\nwall_seconds 100.5\n', {
+                'RESULT': 'pass\n', 'complete': 'iommu\n', 'dma-api.txt': dma_api,
+                'results.tsv': 'pvscsi/verify-4k\tpassed\t\n',
+                'figures.tsv': 'pvscsi\tpte_baseline\t3\npvscsi/4k\tmax_segments\t1\n'
+                               'pvscsi/4k\tiommu_maps\t2048\npvscsi/4k\tiommu_bytes_mapped\t8388608\n'
+                               'pvscsi/4k\tiommu_bytes_unmapped\t8388608\npvscsi/4k\tpte_after\t3\n'})
+            boot_dir(run, 'sg_table-soak', 'variant sg_table\nwall_seconds 300\n', {
+                'RESULT': 'pass\n', 'complete': 'soak\n', 'results.tsv': 'soak/target-written\tpassed\t\n',
+                'figures.tsv': 'soak\tmib_written\t1024\nsoak\tseconds\t200\nsoak\trounds\t3\nsoak\tdisks\t3\n'})
+            with open(os.path.join(run, 'PARTS'), 'w') as f:
+                f.write('iommu soak\n')
+            return subprocess.run(['/usr/bin/python3', REPORT, run], check=True,
+                                  capture_output=True, text=True).stdout
+
+    def test_soak_iommu_and_parts_are_shown(self):
+        out = self.render('error_count 0\ndisabled N\n')
+        self.assertIn('Parts run: iommu, soak', out)
+        self.assertIn('Soak: 1.00 GiB written and verified in 3 rounds over 3 disks in 200 s', out)
+        self.assertIn('| pvscsi/4k | 1 | 2048 | 8388608 | 8388608 | 3 (3) |', out)
+        self.assertIn('| sg_table-iommu | debug | iommu | pass |', out)
+        self.assertIn('| sg_table-soak | normal | soak | pass |', out)
+
+    def test_dma_api_errors_fail_the_boot(self):
+        out = self.render('error_count 2\ndisabled N\n')
+        self.assertIn('| sg_table-iommu | debug | iommu | FAIL |', out)
+
+
 if __name__ == '__main__':
     unittest.main()

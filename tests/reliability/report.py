@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """report.py RUN - REPORT.md of a reliability run (tests/reliability/run.sh
---full) from its raw files alone: per variant RUN/<variant>/{results.tsv,
-figures.tsv, int-*.json, kmemleak.txt, console.log.gz, run.info, RESULT}."""
+--full) from its raw files alone: per boot RUN/<boot>/{results.tsv,
+figures.tsv, int-*.json, kmemleak.txt, dma-api.txt, soak.tsv, console.log.gz,
+run.info, RESULT, complete}, and RUN/PARTS (the parts run.sh ran)."""
 import collections
 import glob
 import gzip
@@ -13,7 +14,9 @@ import sys
 # what qemu/judge.sh counts as a kernel report
 REPORT_RE = re.compile(r'Kernel panic|Oops:|BUG:|WARNING:|KASAN:|UBSAN:|general protection fault|'
                        r'list_(add|del) corruption|possible circular locking|inconsistent lock state|'
-                       r'unreferenced object|INFO: task .* blocked|rcu_sched self-detected stall|RCU Stall')
+                       r'unreferenced object|INFO: task .* blocked|rcu_sched self-detected stall|RCU Stall|'
+                       r'DMA-API: (?!preallocated [0-9]+ debug entries|debugging enabled by kernel config|'
+                       r'dma_debug_entry pool grown to)')
 
 
 TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -90,6 +93,8 @@ def variant(run, v):
         fig[scen][key] = val
     return dict(res=res, groups=groups, fig=fig, w=w, r=r, bad_json=bad_json, reports=reports,
                 leaks=leaks, info=info(os.path.join(d, 'run.info')),
+                dma=info(os.path.join(d, 'dma-api.txt')),
+                level=open(os.path.join(d, 'complete')).read().strip() if os.path.exists(os.path.join(d, 'complete')) else '',
                 result=open(os.path.join(d, 'RESULT')).read().strip() if os.path.exists(os.path.join(d, 'RESULT')) else 'none',
                 complete=os.path.exists(os.path.join(d, 'complete')))
 
@@ -102,23 +107,33 @@ def main():
     vs = sorted(x for x in os.listdir(run) if os.path.isfile(os.path.join(run, x, 'run.info')))
     if not vs:
         sys.exit(f'{run}: no variant directories with run.info: not a reliability run')
-    out = ['# Reliability suite on the debug kernels', '',
+    pf = os.path.join(run, 'PARTS')
+    parts = open(pf).read().split() if os.path.exists(pf) else ['suite', 'qemu-disks']
+    out = ['# Reliability suite', '',
            'Debug kernels: common/guest.config + common/debug.config (KASAN generic inline, kmemleak, '
-           'PROVE_LOCKING, DEBUG_SG, DEBUG_LIST, failslab, fail_page_alloc, fail_make_request). '
-           'The plan is tests/reliability/plan.sh at level full; any kernel report in the console log, '
-           'any kmemleak object, any fio error or mismatch fails. '
-           'Regenerate with `/usr/bin/python3 tests/reliability/report.py ' + shown + '`.', '']
-    summary = ['| variant | verdict | checks passed | GiB written | GiB verified | errors injected | '
-               'kmemleak objects | debug reports | guest wall s |', '|---|---|---|---|---|---|---|---|---|']
+           'PROVE_LOCKING, DEBUG_SG, DEBUG_LIST, DMA_API_DEBUG(_SG), failslab, fail_page_alloc, '
+           'fail_make_request; INTEL_IOMMU for the IOMMU run). '
+           'Parts run: ' + ', '.join(parts) + ' (tests/reliability/run.sh: suite = plan.sh, qemu-disks = '
+           'tests/guest/qemu-disks.sh, hba = tests/guest/qemu-hba.sh, all on the debug kernels; iommu = '
+           'tests/reliability/iommu.sh on the debug kernels under intel-iommu; soak = '
+           'tests/reliability/soak.sh on the normal kernels). Any kernel report or DMA-API debug report '
+           'in the console log, any DMA-API error counted, any kmemleak object, any fio error or mismatch '
+           'fails. Regenerate with `/usr/bin/python3 tests/reliability/report.py ' + shown + '`.', '']
+    summary = ['| boot | kernel | complete | verdict | checks passed | GiB written | GiB verified | errors injected | '
+               'kmemleak objects | DMA-API errors | debug reports | guest wall s |',
+               '|---|---|---|---|---|---|---|---|---|---|---|---|']
     body = []
     for v in vs:
         s = variant(run, v)
+        flavour = 'debug' if s['info'].get('flavour') == 'debug' else 'normal'
+        dma_err = s['dma'].get('error_count', '-')
         npass = sum(1 for _, st, _ in s['res'] if st == 'passed')
         inj = sum(int(f.get('injected', 0) or 0) for f in s['fig'].values())
         verdict = 'pass' if (s['result'] == 'pass' and s['complete'] and npass == len(s['res'])
-                             and not s['reports'] and not s['leaks']) else 'FAIL'
-        summary.append(f"| {v} | {verdict} | {npass}/{len(s['res'])} | {s['w'] / 2**30:.2f} | "
-                       f"{s['r'] / 2**30:.2f} | {inj} | {s['leaks']} | {len(s['reports'])} | "
+                             and not s['reports'] and not s['leaks'] and dma_err in ('0', '-')) else 'FAIL'
+        summary.append(f"| {v} | {flavour} | {s['level'] or '?'} | {verdict} | {npass}/{len(s['res'])} | "
+                       f"{s['w'] / 2**30:.2f} | {s['r'] / 2**30:.2f} | {inj} | {s['leaks']} | {dma_err} | "
+                       f"{len(s['reports'])} | "
                        f"{s['info'].get('wall_seconds', '?').split('.')[0]} |")
         body += [f'## {v}', '',
                  f"Kernel: {s['info'].get('kernel_release', '?')}, series {s['info'].get('series_sha256', '?')[:12]}, "
@@ -133,6 +148,24 @@ def main():
             sl = f"{f['slab_before']} / {f['slab_after']}" if 'slab_before' in f else ''
             body.append(f"| {g} | {p}/{len(rows)} | {f.get('injected', '')} | {f.get('handled', '')} | {sl} | "
                         f"{f.get('inflight_after', '')} |")
+        if 'soak' in s['fig']:
+            f = s['fig']['soak']
+            mib, secs = int(f.get('mib_written', 0)), float(f.get('seconds', 0) or 0)
+            body += ['', f"Soak: {mib / 1024:.2f} GiB written and verified in {f.get('rounds', '?')} rounds "
+                     f"over {f.get('disks', '?')} disks in {secs:.0f} s of guest uptime "
+                     f"({mib / secs if secs else 0:.1f} MiB/s written, each byte also read back; "
+                     f"rounds in soak.tsv)."]
+        iom = [(k, f) for k, f in s['fig'].items() if 'iommu_maps' in f]
+        if iom:
+            body += ['', '| IOMMU: adapter/size | most segments per command | IOMMU maps | bytes mapped | '
+                     'bytes unmapped | page-table entries after (baseline) | DMA-API entries after (baseline) |',
+                     '|---|---|---|---|---|---|---|']
+            for k, f in iom:
+                base = s['fig'].get(k.split('/')[0], {})
+                body.append(f"| {k} | {f.get('max_segments', '')} | {f['iommu_maps']} | "
+                            f"{f.get('iommu_bytes_mapped', '')} | {f.get('iommu_bytes_unmapped', '')} | "
+                            f"{f.get('pte_after', '')} ({base.get('pte_baseline', '')}) | "
+                            f"{f.get('dma_api_after', '')} ({base.get('dma_api_baseline', '')}) |")
         fails = [(n, w) for n, st, w in s['res'] if st != 'passed']
         if fails:
             body += ['', 'Failed checks:', ''] + [f'- `{n}`: {w}' for n, w in fails]

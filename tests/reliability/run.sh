@@ -10,8 +10,18 @@
 # everything in it was written, so a partial run is never left looking
 # complete.  With --full, each debug kernel also boots the QEMU-disk
 # integrity plan (tests/guest/qemu-disks.sh: virtio-scsi and pvscsi, and
-# pvscsi under swiotlb=force), reported as <variant>-qemu-disks*.
+# pvscsi under swiotlb=force), reported as <variant>-qemu-disks*; the other
+# host adapters QEMU emulates (tests/guest/qemu-hba.sh on the debug kernel,
+# <variant>-qemu-hba*), where DMA-API debugging checks every mapping; the
+# IOMMU run (tests/reliability/iommu.sh, qemu/run.sh -I: intel-iommu on q35,
+# <variant>-iommu); and the soak on the normal kernel
+# (tests/reliability/soak.sh, <variant>-soak: $SOAK_MIB MiB written and
+# verified, default 10240).  Every debug boot fails on a DMA-API report
+# (qemu/judge.sh).
 # Variants: $VARIANTS or every directory under variants/.
+# REL_PARTS (--full): which of suite qemu-disks hba iommu soak to run
+# (default all); REL_PLAN_LEVEL: the level of plan.sh in --full (default
+# full; fast runs its make-test subset).  The report says what ran.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/common/lib.sh"
@@ -30,47 +40,87 @@ variants=${VARIANTS:-$(variants)}
 # TCG with 2 vCPUs (submit_queues=2 needs them); icount would be 1 vCPU
 mode=${REL_MODE:-tcg}
 tmo=$([ $level = full ] && echo 3600 || echo 1200)
+parts=${REL_PARTS:-suite qemu-disks hba iommu soak}
+[ $level = full ] || parts=suite
+plan_level=$level
+[ $level = full ] && plan_level=${REL_PLAN_LEVEL:-full}
+soak_mib=${SOAK_MIB:-10240}
+has() { case " $parts " in *" $1 "*) return 0 ;; esac; return 1; }
+# boot NAME FLAVOUR PLAN QEMU-ARGS...: one guest run of the --full part,
+# its results printed as <variant>/rel/NAME/...
+boot() {
+	local name=$1 fl=$2 plan=$3 dir t0
+	shift 3
+	dir=$runs/$v-$name
+	t0=$(date +%s)
+	if "$top/qemu/run.sh" ${fl:+-f $fl} -v "$v" -p "$plan" -o "$dir" -m "$mode" "$@" 2>/dev/null; then
+		printf '%s\tpassed\t%s\n' "$v/rel/$name/boot" "${fl:-normal} kernel, $(( $(date +%s) - t0 )) s"
+	else
+		printf '%s\tfailed\t%s\n' "$v/rel/$name/boot" "$(cat "$dir/RESULT" 2>/dev/null || echo "no RESULT in $dir")"
+	fi
+	[ -f "$dir/share/out/complete" ] ||
+		printf '%s\tfailed\t%s\n' "$v/rel/$name/complete" "the plan did not finish (see $dir/share/out/plan.log)"
+	[ -f "$dir/share/out/results.tsv" ] && sed "s|^|$v/rel/$name/|" "$dir/share/out/results.tsv"
+}
 runs=${out:-$top/build/reliability-$level}
 rm -rf "$runs"
 mkdir -p "$runs" || die "cannot create $runs"
 
 for v in $variants; do
 	check_variant "$v"
+	dbg=yes
 	[ -f "$top/build/$v-debug/.built" ] || {
+		dbg=no
 		printf '%s\tfailed\t%s\n' "$v/rel/boot" "no debug kernel: run 'common/build.sh $v debug && common/image/build.sh $v debug'"
-		continue
 	}
 	dir=$runs/$v
-	t0=$(date +%s)
-	if "$top/qemu/run.sh" -f debug -v "$v" -p "$top/tests/reliability/plan.sh" -o "$dir" \
-		-m "$mode" -M 2048 -t "$tmo" -a "sgb.rel=$level slub_debug=A,sgpool-*,sgring-*" 2>/dev/null; then
-		printf '%s\tpassed\t%s\n' "$v/rel/boot" "debug kernel, $level, $(( $(date +%s) - t0 )) s"
-	else
-		printf '%s\tfailed\t%s\n' "$v/rel/boot" "$(cat "$dir/RESULT" 2>/dev/null || echo "no RESULT in $dir")"
-	fi
-	echo "wall_seconds_suite $(( $(date +%s) - t0 ))" >>"$dir/run.info"
-	o=$dir/share/out
-	if [ ! -f "$o/complete" ]; then
-		printf '%s\tfailed\t%s\n' "$v/rel/complete" "the plan did not finish: the last step was '$(grep '^== ' "$o/plan.log" 2>/dev/null | tail -n 1)' (see $o/plan.log)"
-	fi
-	[ -f "$o/results.tsv" ] && sed "s|^|$v/rel/|" "$o/results.tsv"
-	[ $level = full ] || continue
-	# the integrity part on the QEMU-emulated disks (virtio-scsi, pvscsi
-	# on raw files; then pvscsi with every mapping bounced by swiotlb)
-	for qd in $qdisk_boots; do
-		IFS=: read -r name qdisks args <<<"$qd"
-		dir=$runs/$v-$name
+	if [ $dbg = yes ] && has suite; then
 		t0=$(date +%s)
-		if "$top/qemu/run.sh" -f debug -v "$v" -p "$top/tests/guest/qemu-disks.sh" -o "$dir" \
-			-m "$mode" -M 2048 -t "$tmo" -d "$qdisks" -a "$args" 2>/dev/null; then
-			printf '%s\tpassed\t%s\n' "$v/rel/$name/boot" "debug kernel, $(( $(date +%s) - t0 )) s"
+		if "$top/qemu/run.sh" -f debug -v "$v" -p "$top/tests/reliability/plan.sh" -o "$dir" \
+			-m "$mode" -M 2048 -t "$tmo" -a "sgb.rel=$plan_level slub_debug=A,sgpool-*,sgring-*" 2>/dev/null; then
+			printf '%s\tpassed\t%s\n' "$v/rel/boot" "debug kernel, $plan_level, $(( $(date +%s) - t0 )) s"
 		else
-			printf '%s\tfailed\t%s\n' "$v/rel/$name/boot" "$(cat "$dir/RESULT" 2>/dev/null || echo "no RESULT in $dir")"
+			printf '%s\tfailed\t%s\n' "$v/rel/boot" "$(cat "$dir/RESULT" 2>/dev/null || echo "no RESULT in $dir")"
 		fi
-		[ -f "$dir/share/out/complete" ] ||
-			printf '%s\tfailed\t%s\n' "$v/rel/$name/complete" "the plan did not finish (see $dir/share/out/plan.log)"
-		[ -f "$dir/share/out/results.tsv" ] && sed "s|^|$v/rel/$name/|" "$dir/share/out/results.tsv"
-	done
+		echo "wall_seconds_suite $(( $(date +%s) - t0 ))" >>"$dir/run.info"
+		o=$dir/share/out
+		if [ ! -f "$o/complete" ]; then
+			printf '%s\tfailed\t%s\n' "$v/rel/complete" "the plan did not finish: the last step was '$(grep '^== ' "$o/plan.log" 2>/dev/null | tail -n 1)' (see $o/plan.log)"
+		fi
+		[ -f "$o/results.tsv" ] && sed "s|^|$v/rel/|" "$o/results.tsv"
+	fi
+	[ $level = full ] || continue
+	if [ $dbg = yes ]; then
+		# the integrity part on the QEMU-emulated disks (virtio-scsi, pvscsi
+		# on raw files; then pvscsi with every mapping bounced by swiotlb)
+		has qemu-disks && for qd in $qdisk_boots; do
+			IFS=: read -r name qdisks args <<<"$qd"
+			boot "$name" debug "$top/tests/guest/qemu-disks.sh" -M 2048 -t "$tmo" -d "$qdisks" -a "$args"
+		done
+		# the host adapters that map for DMA besides virtio-scsi and
+		# pvscsi, under DMA-API debugging (NAME|DISKS|HBAS: megasas needs
+		# its own boot for its fixed slot, ide the pc machine)
+		has hba && while IFS='|' read -r name disks hbas; do
+			boot "$name" debug "$top/tests/guest/qemu-hba.sh" -M 2048 -t "$tmo" -d "$disks" \
+				-a "page_alloc.shuffle=1 sgb.hbas=$hbas sgb.cds="
+		done <<-EOF
+			qemu-hba|mptsas=file,lsi=file,am53c974=file,ahci=file,usb=file|mptsas,lsi,am53c974,ahci,usb
+			qemu-hba-megasas|megasas=file|megasas
+			qemu-hba-megasas-gen2|megasas-gen2=file|megasas-gen2
+			qemu-hba-ide|ide=file|ide
+		EOF
+		has iommu && boot iommu debug "$top/tests/reliability/iommu.sh" -I -M 2048 -t "$tmo" \
+			-d virtio=file,pvscsi=file,megasas=file,lsi=file,ahci=file \
+			-a "page_alloc.shuffle=1 sgb.hbas=virtio,pvscsi,megasas,lsi,ahci"
+	fi
+	if has soak; then
+		if [ -f "$top/build/$v/.built" ] && [ -f "$top/build/$v/initramfs.cpio" ]; then
+			boot soak '' "$top/tests/reliability/soak.sh" -M 2048 -t "${SOAK_TIMEOUT:-14400}" \
+				-d virtio=file,pvscsi=file -a "sgb.soak_mib=$soak_mib sgb.hbas=virtio,pvscsi"
+		else
+			printf '%s\tfailed\t%s\n' "$v/rel/soak/boot" "no normal kernel and image: run 'make image'"
+		fi
+	fi
 done
 
 [ $level = full ] || exit 0
@@ -79,16 +129,15 @@ tmp=$dest.partial
 rm -rf "$tmp"
 mkdir -p "$tmp" || die "cannot create $tmp"
 ok=yes
-for v in $variants; do
-	for b in $v $v-qemu-disks $v-qemu-disks-swiotlb; do
-		[ -d "$runs/$b" ] || continue
-		mkdir -p "$tmp/$b" &&
-			cp "$runs/$b/run.info" "$runs/$b/RESULT" "$tmp/$b/" &&
-			gzip -c "$runs/$b/console.log" >"$tmp/$b/console.log.gz" &&
-			(cd "$runs/$b/share/out" && cp -- *.tsv *.json plan.log dmesg.txt $(ls kmemleak.txt complete 2>/dev/null) "$tmp/$b/") ||
-			ok=no
-	done
+for b in $(cd "$runs" && ls); do
+	[ -f "$runs/$b/run.info" ] || continue
+	mkdir -p "$tmp/$b" &&
+		cp "$runs/$b/run.info" "$runs/$b/RESULT" "$tmp/$b/" &&
+		gzip -c "$runs/$b/console.log" >"$tmp/$b/console.log.gz" &&
+		(cd "$runs/$b/share/out" && cp -- *.tsv $(ls ./*.json plan.log dmesg.txt kmemleak.txt dma-api.txt complete 2>/dev/null) "$tmp/$b/") ||
+		ok=no
 done
+echo "$parts" >"$tmp/PARTS"
 /usr/bin/python3 "$top/tests/reliability/report.py" "$tmp" >"$tmp/REPORT.md.tmp" &&
 	mv "$tmp/REPORT.md.tmp" "$tmp/REPORT.md" || ok=no
 if [ $ok = yes ] && rm -rf "$dest" && mv "$tmp" "$dest"; then

@@ -1,0 +1,150 @@
+#!/bin/sh
+# IOMMU run (guest plan, busybox sh) on a debug kernel booted by
+# tests/reliability/run.sh with qemu/run.sh -I (q35, QEMU's intel-iommu,
+# intel_iommu=on iommu.strict=1) and -d HBA=file,... for the adapters in
+# sgb.hbas= (e.g. virtio,pvscsi,megasas,lsi; virtio-scsi is then a modern
+# device with iommu_platform=on, so it maps through the DMA API too).
+#
+# Per adapter: its PCI device must sit in an IOMMU group whose default
+# domain translates, strictly (type "DMA", not "DMA-FQ" or "identity").
+# max_sectors_kb is raised to the adapter's limit (at most 8 MiB), the page
+# allocator is shuffled (page_alloc.shuffle=1: fio's buffers are scattered
+# pages), and fio writes and verifies (crc32c, direct I/O, io_uring,
+# iodepth 4) at 4k (1 segment) up to 8M (as many segments as the adapter
+# takes: pvscsi 128, virtio-scsi 1022, ...).  The scsi_dispatch_cmd_start
+# tracepoint gives the most segments (data_sgl) of any command per size.
+# After each size the IOVA space must be back at its baseline:
+#   - the IOMMU's page table of the device's domain, read from
+#     /sys/kernel/debug/iommu/intel/domain_translation_struct (one line per
+#     present leaf entry: 6.1 exposes no IOVA allocator counts), and
+#   - DMA-API debugging's entries in use (nr_total_entries -
+#     num_free_entries in /sys/kernel/debug/dma-api), every mapping of
+#     every device;
+# and the iommu:map and iommu:unmap tracepoints over the run must show
+# mappings (the data went through the IOMMU) and as many bytes unmapped as
+# were mapped.  (The page table is read only while no I/O runs: 6.1's
+# debugfs walk races with the freeing of page-table pages in iommu_unmap(),
+# as its own comment says.)
+# One line per check in $SGB_OUT/results.tsv; figures in figures.tsv
+# (scenario<TAB>key<TAB>value); fio JSON as int-iommu-*.json; $SGB_OUT/complete
+# is written last.
+. "$SGB_SHARE/lib.sh"
+res=$SGB_OUT/results.tsv fig=$SGB_OUT/figures.tsv
+: >"$res"
+: >"$fig"
+check() { printf '%s\t%s\t%s\n' "$1" "$2" "$3" >>"$res"; }
+figure() { printf '%s\t%s\t%s\n' "$1" "$2" "$3" >>"$fig"; }
+log() { echo "== $(cut -d' ' -f1 /proc/uptime)s $*"; }
+arg() { tr ' ' '\n' </proc/cmdline | sed -n "s/^sgb\.$1=//p" | tr , ' '; }
+dts=/sys/kernel/debug/iommu/intel/domain_translation_struct
+dapi=/sys/kernel/debug/dma-api
+# ptes PCI-DEVICE: present leaf entries of the device's page table
+ptes() {
+	awk -v d="Device $1 " '
+	/^Device / { on = index($0, d) == 1 }
+	on && /^0x[0-9a-f]+ \|/ { n++ }
+	END { print n + 0 }' $dts
+}
+dma_in_use() { echo $(($(cat $dapi/nr_total_entries) - $(cat $dapi/num_free_entries))); }
+T=/sys/kernel/tracing
+[ -d $T/events ] || mount -t tracefs nodev $T
+echo 8192 >$T/buffer_size_kb
+echo 1 >$T/events/scsi/scsi_dispatch_cmd_start/enable
+echo 1 >$T/events/iommu/map/enable
+echo 1 >$T/events/iommu/unmap/enable
+# iova: "maps bytes_mapped unmaps bytes_unmapped" of the IOMMU since the last clear
+iova() {
+	awk '/ map: IOMMU:/ { for (i = 1; i <= NF; i++) if ($i ~ /^size=/) { m++; mb += substr($i, 6) } }
+	/ unmap: IOMMU:/ { for (i = 1; i <= NF; i++) if ($i ~ /^unmapped_size=/) { u++; ub += substr($i, 15) } }
+	END { printf "%d %d %d %d\n", m, mb, u, ub }' $T/trace
+}
+overruns() { cat $T/per_cpu/cpu*/stats | awk '/^overrun:/ {n += $2} END {print n + 0}'; }
+maxsegs() { # maxsegs HOST: the most data segments of a traced command of HOST
+	awk -v h="host_no=$1" '/scsi_dispatch_cmd_start:/ {
+		ok = 0
+		for (i = 1; i <= NF; i++) {
+			if ($i == h) ok = 1
+			if (ok && $i ~ /^data_sgl=/ && substr($i, 10) + 0 > m) m = substr($i, 10) + 0
+		}
+	} END { print m + 0 }' $T/trace
+}
+
+log iommu
+if [ -d /sys/class/iommu ] && [ -n "$(ls /sys/class/iommu)" ]; then
+	check iommu/active passed "$(ls /sys/class/iommu | tr '\n' ' ')"
+else
+	check iommu/active failed "no /sys/class/iommu/*: the kernel found no DMAR (intel_iommu=on, -I, CONFIG_INTEL_IOMMU?)"
+fi
+[ -r $dts ] || check iommu/debugfs failed "no $dts (CONFIG_INTEL_IOMMU_DEBUGFS)"
+[ -d $dapi ] || check iommu/dma-api-debug failed "no $dapi (CONFIG_DMA_API_DEBUG)"
+
+for hba in $(arg hbas); do
+	log "$hba"
+	if ! disk=$(qdisk $hba 2>"$SGB_OUT/$hba.err"); then
+		check "$hba/disk-appears" failed "$(cat "$SGB_OUT/$hba.err")"
+		continue
+	fi
+	host=$(basename "$(readlink /sys/block/$disk/device)" | cut -d: -f1)
+	# the PCI device: the nearest ancestor of the SCSI host in an IOMMU group
+	p=$(readlink -f /sys/class/scsi_host/host$host/device)
+	while [ "$p" != / ] && [ ! -e "$p/iommu_group" ]; do p=${p%/*}; done
+	if [ ! -e "$p/iommu_group" ]; then
+		check "$hba/iommu-group" failed "no ancestor of host$host has an iommu_group: its DMA bypasses the IOMMU"
+		continue
+	fi
+	pci=${p##*/}
+	type=$(cat "$p/iommu_group/type")
+	[ "$type" = DMA ] && check "$hba/iommu-group" passed "$pci in group $(basename "$(readlink "$p/iommu_group")"), type $type (strict)" ||
+		check "$hba/iommu-group" failed "$pci: domain type '$type', not DMA (strict translation)"
+	q=/sys/block/$disk/queue
+	hw=$(cat $q/max_hw_sectors_kb)
+	[ "$hw" -gt 8192 ] && hw=8192
+	echo "$hw" >$q/max_sectors_kb
+	limits="max_segments $(cat $q/max_segments), max_sectors_kb $(cat $q/max_sectors_kb), max_segment_size $(cat $q/max_segment_size)"
+	check "$hba/disk-appears" passed "$disk on host$host ($pci): $limits"
+	pte0=$(ptes $pci) dma0=$(dma_in_use)
+	figure "$hba" pte_baseline $pte0
+	figure "$hba" dma_api_baseline $dma0
+	grew=0
+	for bs in 4k 64k 512k 1M 4M 8M; do
+		size=4M
+		[ $bs = 8M ] && size=16M
+		echo >$T/trace
+		if fio --name=iommu-$hba-$bs --filename=/dev/$disk --direct=1 --ioengine=io_uring \
+			--iodepth=4 --rw=write --bs=$bs --size=$size --verify=crc32c \
+			--do_verify=1 --verify_fatal=1 --output-format=json \
+			--output="$SGB_OUT/int-iommu-$hba-$bs.json" >"$SGB_OUT/iommu-$hba-$bs.err" 2>&1; then
+			check "$hba/verify-$bs" passed "$size written and read back, crc32c"
+		else
+			check "$hba/verify-$bs" failed "fio verify failed (see iommu-$hba-$bs.err)"
+		fi
+		segs=$(maxsegs $host)
+		set -- $(iova)
+		lost=$(overruns)
+		figure "$hba/$bs" max_segments $segs
+		figure "$hba/$bs" iommu_maps $1
+		figure "$hba/$bs" iommu_bytes_mapped $2
+		figure "$hba/$bs" iommu_bytes_unmapped $4
+		[ "$1" -gt 0 ] && grew=$((grew + 1))
+		why="$1 maps of $2 bytes, $3 unmaps of $4 bytes"
+		if [ "$lost" -ne 0 ]; then
+			check "$hba/iova-unmapped-as-mapped-$bs" failed "$why, but the trace lost $lost events: not judged"
+		elif [ "$1" -gt 0 ] && [ "$2" -eq "$4" ]; then
+			check "$hba/iova-unmapped-as-mapped-$bs" passed "$why"
+		else
+			check "$hba/iova-unmapped-as-mapped-$bs" failed "$why"
+		fi
+		pte=$(ptes $pci) dma=$(dma_in_use)
+		figure "$hba/$bs" pte_after $pte
+		figure "$hba/$bs" dma_api_after $dma
+		why="page table $pte0 -> $pte entries; DMA-API entries in use $dma0 -> $dma; at most $segs segments per command"
+		[ "$pte" -eq "$pte0" ] && [ "$dma" -eq "$dma0" ] &&
+			check "$hba/iova-back-to-baseline-$bs" passed "$why" ||
+			check "$hba/iova-back-to-baseline-$bs" failed "$why"
+	done
+	[ $grew -eq 6 ] && check "$hba/mapped-through-iommu" passed "iommu:map events during all 6 sizes" ||
+		check "$hba/mapped-through-iommu" failed "iommu:map events during only $grew of 6 sizes"
+done
+log done
+echo iommu >"$SGB_OUT/complete"
+exit 0
