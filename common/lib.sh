@@ -99,6 +99,16 @@ copy_libs() {
 	done
 }
 
+# The static guest scripts every guest image carries, and
+# guest_scripts_into ROOT, which installs them under ROOT/usr/lib/sgbench/:
+# lib.sh, the helpers plans source ($SGB_LIB in the guest), and bench.sh,
+# what the guest runs on a bench job (qemu/run.sh -j).
+guest_scripts=("$top/common/image/guest-lib.sh" "$top/bench/guest.sh")
+guest_scripts_into() {
+	install -D -m 0644 "$top/common/image/guest-lib.sh" "$1/usr/lib/sgbench/lib.sh" &&
+		install -D -m 0644 "$top/bench/guest.sh" "$1/usr/lib/sgbench/bench.sh"
+}
+
 # make_cpio DIR OUT: an initramfs archive (newc, owned by root, sorted so the
 # bytes do not depend on directory order) of DIR's contents, written atomically.
 make_cpio() {

@@ -1,7 +1,7 @@
 #!/bin/bash
 # run.sh - boot one variant's kernel in QEMU, run a plan, judge the result.
 #
-#   qemu/run.sh -v VARIANT -p PLAN -o OUTDIR [-m MODE] [-t SECONDS]
+#   qemu/run.sh -v VARIANT (-p PLAN | -j JOB) -o OUTDIR [-m MODE] [-t SECONDS]
 #               [-c CPUS] [-M MEM_MB] [-a "KERNEL ARGS"] [-i IMAGE] [-s]
 #               [-w ALLOWED_REPORT_REGEX] [-d DISKS] [-f debug]
 #               [-P PLUGIN,ARG=VALUE,...]
@@ -19,7 +19,11 @@
 #       -icount shift=0,sleep=off, so guest time counts instructions).
 # PLAN: a shell script the guest runs from the 9p share (tag "sgb"), with
 #       $SGB_OUT the directory where it writes its results; it appears on
-#       the host as OUTDIR/share/out.
+#       the host as OUTDIR/share/out.  Plans source the guest helpers the
+#       image carries: . "$SGB_LIB" (common/image/guest-lib.sh).
+# JOB:  instead of a plan, a bench job file (bench/run.sh writes it, see
+#       bench/guest.sh): copied into the share as "job", and the guest runs
+#       the image's static bench script on it.
 # -s:   interactive: the console is this terminal (make shell).
 # DISKS: QEMU-emulated SCSI disks, a comma-separated list of HBA=BACKING:
 #       HBA virtio (virtio-scsi-pci, one request queue per vCPU, 1024-entry
@@ -46,11 +50,12 @@ set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/common/lib.sh"
 
-variant='' plan='' out='' mode=auto timeout_s=600 cpus='' mem=1536 extra='' shell=no image=busybox allowed='' disks='' flavour='' plugin=''
-while getopts 'v:p:o:m:t:c:M:a:i:w:d:f:P:s' opt; do
+variant='' plan='' job='' out='' mode=auto timeout_s=600 cpus='' mem=1536 extra='' shell=no image=busybox allowed='' disks='' flavour='' plugin=''
+while getopts 'v:p:j:o:m:t:c:M:a:i:w:d:f:P:s' opt; do
 	case $opt in
 	v) variant=$OPTARG ;;
 	p) plan=$OPTARG ;;
+	j) job=$OPTARG ;;
 	o) out=$OPTARG ;;
 	m) mode=$OPTARG ;;
 	t) timeout_s=$OPTARG ;;
@@ -68,7 +73,12 @@ while getopts 'v:p:o:m:t:c:M:a:i:w:d:f:P:s' opt; do
 done
 check_variant "$variant"
 [ -n "$out" ] || die "no output directory (-o)"
-[ -n "$plan" ] && [ -f "$plan" ] || die "plan '$plan' does not exist (-p)"
+if [ -n "$job" ]; then
+	[ -z "$plan" ] || die "give a plan (-p) or a bench job (-j), not both"
+	[ -f "$job" ] || die "job file '$job' does not exist (-j)"
+else
+	[ -n "$plan" ] && [ -f "$plan" ] || die "plan '$plan' does not exist (-p)"
+fi
 qemu=${SGB_QEMU:-qemu-system-x86_64}
 command -v "$qemu" >/dev/null || die "$qemu not found: run 'make deps' (installs qemu-system-x86)"
 case $flavour in
@@ -156,9 +166,12 @@ for f in "${cd_files[@]}"; do
 	sha256sum <"$f" | cut -d' ' -f1 >"$out/share/${b%.iso}.sha256"
 done
 trap 'rm -f "${disk_files[@]}" "${cd_files[@]}"' EXIT
-cp "$plan" "$out/share/plan.sh"
-cp "$top/common/image/guest-lib.sh" "$out/share/lib.sh"
-chmod +x "$out/share/plan.sh"
+if [ -n "$job" ]; then
+	cp "$job" "$out/share/job"
+else
+	cp "$plan" "$out/share/plan.sh"
+	chmod +x "$out/share/plan.sh"
+fi
 {
 	echo "variant $variant"
 	echo "image $image"

@@ -33,7 +33,7 @@ mark=$(awk '$3 == "__x64_sys_sync" { print "0x" $1 }' "$map")
 fio="fio --name=p --filename=/dev/\$disk --direct=1 --ioengine=io_uring --rw=randread --bs=4k --iodepth=1 --randseed=1 --output-format=json"
 cat >"$work/plan.sh" <<EOF
 #!/bin/sh
-. "\$SGB_SHARE/lib.sh"
+. "\$SGB_LIB"
 set -e
 disk=\$(sd_load dev_size_mb=64 delay=0 fake_rw=1)
 cp /proc/kallsyms "\$SGB_OUT/kallsyms"

@@ -147,6 +147,16 @@ if bench_small 1 serial && bench_small 2 parallel; then
 else
 	result bench/parallel-equals-serial failed "a bench run failed: see ${runs#"$top"/}/bench-*.log"
 fi
+# each boot ran the image's static bench script on its own job file: no
+# plan and no guest library copied into the results
+name=bench/one-job-file-per-boot-no-plan-copies
+copies=$(find "$runs/bench/serial" \( -name 'plan*' -o -name lib.sh \) -print)
+njobs=$(find "$runs/bench/serial/raw" -path '*/r[0-9]*/share/job' | wc -l)
+if [ "$njobs" -eq 2 ] && [ -z "$copies" ]; then
+	result $name passed "2 boots, 2 job files"
+else
+	result $name failed "$njobs job files for 2 boots; copies: ${copies:-none}"
+fi
 
 # a guest that dies mid-matrix (here: killed by the boot timeout): the run
 # fails naming the boot, is not reported complete, and a rerun with the

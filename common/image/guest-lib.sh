@@ -1,5 +1,6 @@
-# guest-lib.sh - helpers for plans, copied into every run's share as lib.sh
-# (sourced by plans in the guest: . "$SGB_SHARE/lib.sh"; busybox sh).
+# guest-lib.sh - helpers for plans, in the guest images as
+# /usr/lib/sgbench/lib.sh (sourced by plans in the guest: . "$SGB_LIB";
+# busybox sh, or bash in the Debian image).
 
 # sd_load ARGS...: load scsi_debug with ARGS, wait for its disk, raise
 # max_sectors_kb to 4096 (sd starts at 512) and print the disk's name.

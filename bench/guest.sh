@@ -1,0 +1,111 @@
+#!/bin/sh
+# bench/guest.sh - the bench's guest script: runs one boot's job.  It is in
+# the guest image as /usr/lib/sgbench/bench.sh (common/image/build.sh), and
+# the guest's init runs it when the host handed in a job file
+# ($SGB_SHARE/job: qemu/run.sh -j) instead of a plan.  busybox sh.
+#
+# The job file is written by bench/run.sh (job()), one "KEY VALUE..." line
+# each; this script is its only reader.  Settings (any order, once each):
+#   device NAME, variant NAME, repeat N, mode M, kernel ...   what the boot
+#                         is (the host compares job files to resume; this
+#                         script does not use them)
+#   seed N                fio's random seed
+#   engine E              fio's ioengine
+#   ramp D                fio's ramp_time (a fio duration, e.g. 100ms)
+#   disk scsi_debug ARGS  modprobe scsi_debug ARGS and use its disk
+#   disk qemu HBA         the QEMU disk on HBA (qemu/run.sh -d HBA=null)
+#   perf_delay_ms N       perf record -D: sampling starts N ms after fio
+#   microbench            run the sg_api_bench module first
+# Actions, run in the order they appear:
+#   point NAME WINDOW_MS [slab] [perf]
+#                         NAME is <rw>-<bs>-qd<depth>; fio json+ to
+#                         NAME.json with the disk's block stat before and
+#                         after (NAME.blockstat0, NAME.blockstat); then, with
+#                         slab, an extra run polled for /proc/slabinfo
+#                         (NAME.slabinfo); with perf, an extra run under
+#                         perf record (NAME.perf.data, NAME.perf.txt)
+#   ceil NAME WINDOW_MS   the same fio run on null_blk (ceil-null-NAME.json)
+#   memcpy                perf bench mem memcpy (ceil-memcpy.txt) and the
+#                         CPU flags (ceil-cpuflags.txt)
+# Anything else in the job is an error: the boot fails saying which line.
+. "$SGB_LIB"
+set -e
+job=$SGB_SHARE/job
+[ -f "$job" ] || { echo "bench: no job file $job (qemu/run.sh -j)" >&2; exit 1; }
+
+seed='' engine='' ramp='' disk_kind='' disk_args='' perf_delay=0 microbench=0
+while read -r key a rest <&3; do
+	case $key in
+	'' | '#'*) ;;
+	device | variant | repeat | mode | kernel) ;;
+	seed) seed=$a ;;
+	engine) engine=$a ;;
+	ramp) ramp=$a ;;
+	disk) disk_kind=$a disk_args=$rest ;;
+	perf_delay_ms) perf_delay=$a ;;
+	microbench) microbench=1 ;;
+	point | ceil | memcpy) ;;
+	*) echo "bench: unknown line in the job: '$key $a $rest'" >&2; exit 1 ;;
+	esac
+done 3<"$job"
+for v in seed engine ramp disk_kind; do
+	eval "[ -n \"\$$v\" ]" || { echo "bench: the job sets no ${v%_kind} ($job)" >&2; exit 1; }
+done
+
+case $disk_kind in
+scsi_debug) disk=$(sd_load $disk_args) ;;
+qemu) disk=$(qdisk $disk_args) ;;
+*) echo "bench: unknown disk '$disk_kind' in the job: scsi_debug or qemu" >&2; exit 1 ;;
+esac
+cp /proc/kallsyms "$SGB_OUT/kallsyms"
+if [ $microbench = 1 ]; then
+	if modprobe sg_api_bench; then
+		cp /sys/kernel/debug/sg_api_bench/results.json "$SGB_OUT/microbench.json"
+		rmmod sg_api_bench
+	else
+		echo "bench: modprobe sg_api_bench failed (above): no microbenchmark in this boot" >&2
+	fi
+fi
+
+# fio_args NAME DEV WINDOW_MS: fio's arguments for point NAME on /dev/DEV
+fio_args() {
+	rw=${1%%-*} bs=${1#*-} bs=${bs%-qd*} qd=${1##*-qd}
+	echo "--filename=/dev/$2 --direct=1 --ioengine=$engine --rw=$rw --bs=$bs --iodepth=$qd" \
+		"--time_based --runtime=${3}ms --ramp_time=$ramp --randseed=$seed"
+}
+
+nb=''
+while read -r key name win extras <&3; do
+	case $key in
+	point)
+		args="--name=$name $(fio_args "$name" "$disk" "$win") --lat_percentiles=1 --output-format=json+"
+		block_stat "$disk" >"$SGB_OUT/$name.blockstat0"
+		fio $args --output="$SGB_OUT/$name.json"
+		block_stat "$disk" >"$SGB_OUT/$name.blockstat"
+		for x in $extras; do
+			case $x in
+			slab) slab_peak "$SGB_OUT/$name.slabinfo" fio $args --output=/dev/null ;;
+			perf)
+				# perf.data goes to tmpfs first: writing it to the 9p
+				# share while recording would put 9p in the profile
+				perf record -q -a -g -e cpu-clock -F 4999 -D "$perf_delay" -o "/tmp/$name.perf.data" \
+					-- fio $args --output=/dev/null >"$SGB_OUT/$name.perf.log" 2>&1
+				perf report -q -i "/tmp/$name.perf.data" --stdio --no-children --sort sym -g none \
+					--percent-limit 0.3 -t '|' >"$SGB_OUT/$name.perf.txt"
+				mv "/tmp/$name.perf.data" "$SGB_OUT/$name.perf.data"
+				;;
+			*) echo "bench: unknown extra '$x' of point $name in the job: slab or perf" >&2; exit 1 ;;
+			esac
+		done
+		;;
+	ceil)
+		[ -n "$nb" ] || nb=$(nullb_load)
+		fio --name="null-$name" $(fio_args "$name" "$nb" "$win") --output-format=json \
+			--output="$SGB_OUT/ceil-null-$name.json"
+		;;
+	memcpy)
+		perf bench mem memcpy -s 1MB -l 20 -f all >"$SGB_OUT/ceil-memcpy.txt" 2>&1
+		grep -m 1 "^flags" /proc/cpuinfo >"$SGB_OUT/ceil-cpuflags.txt"
+		;;
+	esac
+done 3<"$job"
