@@ -10,6 +10,10 @@
 #   make report RUN=dir       regenerate a run's REPORT.md (and DECISION.md) from its raw files
 #   make decision RUN=dir     (re)collect the decision evidence for a run from the trees
 #   make check-patches        checkpatch --strict on every patch of the series
+#   make bench-multihost-selftest  the README's multi-host bench recipe (GNU
+#                             parallel over ssh) against this machine as its
+#                             own remote (an sshd of its own on 127.0.0.1),
+#                             checked against the same matrix run locally
 #   make reliability          the full reliability suite on the debug kernels;
 #                             results/reliability-<date>/REPORT.md
 #   make debug-image          just build the debug kernels and their images
@@ -21,7 +25,7 @@ VARIANTS ?= $(notdir $(patsubst %/,%,$(wildcard variants/*/)))
 MODE ?= auto
 export MODE JOBS
 
-.PHONY: all deps base build image test test-full bench shell report decision check-patches clean debug-build debug-image reliability
+.PHONY: all deps base build image test test-full bench bench-multihost-selftest shell report decision check-patches clean debug-build debug-image reliability
 all: test
 
 deps:
@@ -57,6 +61,9 @@ reliability: debug-image
 
 bench: image
 	@bench/run.sh
+
+bench-multihost-selftest: image
+	@tests/multihost.sh
 
 shell:
 	@[ -n "$(VARIANT)" ] || { echo "sgbench: error: say which kernel: make shell VARIANT=<$(VARIANTS)>" >&2; exit 1; }
