@@ -90,8 +90,8 @@ while read -r key name win extras <&3; do
 				# share while recording would put 9p in the profile
 				perf record -q -a -g -e cpu-clock -F 4999 -D "$perf_delay" -o "/tmp/$name.perf.data" \
 					-- fio $args --output=/dev/null >"$SGB_OUT/$name.perf.log" 2>&1
-				perf report -q -i "/tmp/$name.perf.data" --stdio --no-children --sort sym -g none \
-					--percent-limit 0.3 -t '|' >"$SGB_OUT/$name.perf.txt"
+				perf report -q -i "/tmp/$name.perf.data" --stdio --no-children --sort sym \
+					-F overhead,sym -g none --percent-limit 0.3 -t '|' >"$SGB_OUT/$name.perf.txt"
 				mv "/tmp/$name.perf.data" "$SGB_OUT/$name.perf.data"
 				;;
 			*) echo "bench: unknown extra '$x' of point $name in the job: slab or perf" >&2; exit 1 ;;

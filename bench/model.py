@@ -150,16 +150,23 @@ def idle_aliases(kallsyms):
 
 
 def read_perf(path, idle=()):
-    """'perf report --sort sym -t "|"' output (' 28.81% |[k] name'; runs
-    before issue 14 kept the padded text without -t, ' 28.81%  [k] name'):
+    """perf report's table with a field separator, as the guest writes it
+    ('perf report -F overhead,sym -t "|"': ' 28.81%  |[k] name'; runs
+    before job files wrote it without -F, the same columns; runs before
+    issue 14 without -t, padded: ' 28.81%  [k] name'):
     [(share %, symbol)], symbols in IDLE renamed 'idle loop (<symbol>)'."""
     top = []
     with open(path) as f:
         for line in f:
-            m = re.match(r'\s*([0-9.]+)%\s*\|?\s*\[[k.]\]\s+(\S+)', line)
-            if m:
-                sym = m.group(2)
-                top.append((float(m.group(1)), f'idle loop ({sym})' if sym in idle else sym))
+            if '|' in line:
+                share, sym = line.split('|', 1)
+                fields = [share] + sym.split(None, 1)
+            else:
+                fields = line.split(None, 2)
+            if len(fields) != 3 or not fields[0].strip().endswith('%'):
+                continue
+            sym = fields[2].strip()
+            top.append((float(fields[0].strip()[:-1]), f'idle loop ({sym})' if sym in idle else sym))
     return top
 
 
