@@ -2,6 +2,7 @@
 and the renderer (bench/decision.py) on a small fixture run."""
 import os
 import shutil
+import subprocess
 import sys
 import tempfile
 import unittest
@@ -73,13 +74,39 @@ class ParserTest(unittest.TestCase):
                          ['__sg_alloc_table', 'sg_init_table'])
 
     def test_ctags_drops_guards_and_asserts_and_names_fields_by_struct(self):
-        got = decision.parse_ctags('\n'.join(l.split('|', 1)[1] for l in raw('ctags-sg_ring.txt').splitlines()))
+        got = decision.parse_ctags(decision.ctags_json(raw('ctags-sg_ring.json')))
         names = [n for _, n in got]
         self.assertNotIn('_LINUX_SG_RING_H', names)
         self.assertNotIn('offsetof', names)
         self.assertIn(('struct field', 'sg_ring.num'), got)
         self.assertIn(('struct field', 'request::(anon).queuelist'), got)
         self.assertIn(('macro', 'sg_ring_for_each'), got)
+
+    def test_ctags_json_and_the_old_text_give_the_same_surface(self):
+        # Universal Ctags on one header, as collect runs it (JSON), and as
+        # runs before JSON kept it (-x --_xformat): the two readers agree
+        hdr = ('#ifndef _LINUX_X_H\n#define _LINUX_X_H\n#define x_for_each(r) for (;;)\n'
+               'struct x { unsigned int num; union { int a; long b; }; };\n'
+               'static_assert(offsetof(struct x, num) == 0);\n'
+               'static inline int x_len(struct x *r) { return r->num; }\nvoid x_free(struct x *r);\n#endif\n')
+        tmp = tempfile.mkdtemp()
+        try:
+            path = os.path.join(tmp, 'x.h')
+            with open(path, 'w') as f:
+                f.write(hdr)
+            ctags = ['ctags', '--kinds-C=dfmpstuv', '-o', '-']
+            js = subprocess.run(ctags + ['--output-format=json', path], stdout=subprocess.PIPE, check=True,
+                                text=True).stdout
+            tx = subprocess.run(ctags + ['-x', '--_xformat=%K|%N|%s|%C', path], stdout=subprocess.PIPE,
+                                check=True, text=True).stdout
+        finally:
+            shutil.rmtree(tmp)
+        got = decision.parse_ctags(decision.ctags_json(js))
+        self.assertEqual(got, decision.parse_ctags(decision.ctags_xformat(
+            ''.join('x.h|' + ln + '\n' for ln in tx.splitlines()))))
+        self.assertEqual([n for _, n in got if not n.startswith('x::')],
+                         ['x_free', 'x_len', 'x_for_each', 'x.num'])
+        self.assertEqual(len([n for _, n in got if n.startswith('x::(anon)')]), 2)
 
     def test_sg_tablesize_values_resolved_or_reported_unknown(self):
         ts = decision.parse_tablesize(raw('sg_tablesize-base.txt'))
