@@ -28,44 +28,84 @@
 #   memcpy                perf bench mem memcpy (ceil-memcpy.txt) and the
 #                         CPU flags (ceil-cpuflags.txt)
 # Anything else in the job is an error: the boot fails saying which line.
+#
+# Results: the files above in $SGB_OUT, and $SGB_OUT/results.ktap, KTAP
+# version 1 with one test per step, in job order: "disk", "microbench",
+# each point's NAME, NAME.slab and NAME.perf for its extras, "ceil.NAME",
+# "memcpy".  A failed step is "not ok" after a diagnostic line naming what
+# failed; the remaining steps still run (a failed disk ends the boot), and
+# the script exits 1 if any step failed.  The host reads it with the
+# kernel tree's kunit_parser.py (bench/model.py).
 . "$SGB_LIB"
-set -e
 job=$SGB_SHARE/job
 [ -f "$job" ] || { echo "bench: no job file $job (qemu/run.sh -j)" >&2; exit 1; }
 
-seed='' engine='' ramp='' disk_kind='' disk_args='' perf_delay=0 microbench=0
-while read -r key a rest <&3; do
+seed='' engine='' ramp='' disk_kind='' disk_args='' perf_delay=0 microbench=0 nsteps=1
+while read -r key a b rest <&3; do
 	case $key in
 	'' | '#'*) ;;
 	device | variant | repeat | mode | kernel) ;;
 	seed) seed=$a ;;
 	engine) engine=$a ;;
 	ramp) ramp=$a ;;
-	disk) disk_kind=$a disk_args=$rest ;;
+	disk) disk_kind=$a disk_args="$b${rest:+ $rest}" ;;
 	perf_delay_ms) perf_delay=$a ;;
-	microbench) microbench=1 ;;
-	point | ceil | memcpy) ;;
-	*) echo "bench: unknown line in the job: '$key $a $rest'" >&2; exit 1 ;;
+	microbench) microbench=1 nsteps=$((nsteps + 1)) ;;
+	point)
+		nsteps=$((nsteps + 1))
+		for x in $rest; do
+			case $x in
+			slab | perf) nsteps=$((nsteps + 1)) ;;
+			*) echo "bench: unknown extra '$x' of point $a in the job: slab or perf" >&2; exit 1 ;;
+			esac
+		done
+		;;
+	ceil | memcpy) nsteps=$((nsteps + 1)) ;;
+	*) echo "bench: unknown line in the job: '$key $a $b${rest:+ $rest}'" >&2; exit 1 ;;
 	esac
 done 3<"$job"
 for v in seed engine ramp disk_kind; do
 	eval "[ -n \"\$$v\" ]" || { echo "bench: the job sets no ${v%_kind} ($job)" >&2; exit 1; }
 done
-
 case $disk_kind in
-scsi_debug) disk=$(sd_load $disk_args) ;;
-qemu) disk=$(qdisk $disk_args) ;;
+scsi_debug | qemu) ;;
 *) echo "bench: unknown disk '$disk_kind' in the job: scsi_debug or qemu" >&2; exit 1 ;;
 esac
-cp /proc/kallsyms "$SGB_OUT/kallsyms"
-if [ $microbench = 1 ]; then
-	if modprobe sg_api_bench; then
-		cp /sys/kernel/debug/sg_api_bench/results.json "$SGB_OUT/microbench.json"
-		rmmod sg_api_bench
+
+ktap=$SGB_OUT/results.ktap
+printf 'KTAP version 1\n1..%d\n' $nsteps >"$ktap"
+n=0 failed=0
+# step NAME CMD...: run CMD as the next test of the KTAP, NAME
+step() {
+	local test=$1 st
+	shift
+	n=$((n + 1))
+	"$@"
+	st=$?
+	if [ $st = 0 ]; then
+		echo "ok $n $test" >>"$ktap"
 	else
-		echo "bench: modprobe sg_api_bench failed (above): no microbenchmark in this boot" >&2
+		echo "# $test: $1 failed with status $st (see plan.log)" >>"$ktap"
+		echo "not ok $n $test" >>"$ktap"
+		failed=$((failed + 1))
 	fi
-fi
+	return $st
+}
+
+load_disk() {
+	case $disk_kind in
+	scsi_debug) disk=$(sd_load $disk_args) ;;
+	qemu) disk=$(qdisk $disk_args) ;;
+	esac
+}
+step disk load_disk || exit 1
+cp /proc/kallsyms "$SGB_OUT/kallsyms" || exit 1
+
+run_microbench() {
+	modprobe sg_api_bench &&
+		cp /sys/kernel/debug/sg_api_bench/results.json "$SGB_OUT/microbench.json" &&
+		rmmod sg_api_bench
+}
 
 # fio_args NAME DEV WINDOW_MS: fio's arguments for point NAME on /dev/DEV
 fio_args() {
@@ -74,38 +114,49 @@ fio_args() {
 		"--time_based --runtime=${3}ms --ramp_time=$ramp --randseed=$seed"
 }
 
+run_point() {
+	block_stat "$disk" >"$SGB_OUT/$name.blockstat0" &&
+		fio $args --output="$SGB_OUT/$name.json" &&
+		block_stat "$disk" >"$SGB_OUT/$name.blockstat"
+}
+
+run_perf() {
+	# perf.data goes to tmpfs first: writing it to the 9p share while
+	# recording would put 9p in the profile
+	perf record -q -a -g -e cpu-clock -F 4999 -D "$perf_delay" -o "/tmp/$name.perf.data" \
+		-- fio $args --output=/dev/null >"$SGB_OUT/$name.perf.log" 2>&1 &&
+		perf report -q -i "/tmp/$name.perf.data" --stdio --no-children --sort sym \
+			-F overhead,sym -g none --percent-limit 0.3 -t '|' >"$SGB_OUT/$name.perf.txt" &&
+		mv "/tmp/$name.perf.data" "$SGB_OUT/$name.perf.data"
+}
+
+run_ceil() {
+	{ [ -n "$nb" ] || nb=$(nullb_load); } &&
+		fio --name="null-$name" $(fio_args "$name" "$nb" "$win") --output-format=json \
+			--output="$SGB_OUT/ceil-null-$name.json"
+}
+
+run_memcpy() {
+	perf bench mem memcpy -s 1MB -l 20 -f all >"$SGB_OUT/ceil-memcpy.txt" 2>&1 &&
+		grep -m 1 "^flags" /proc/cpuinfo >"$SGB_OUT/ceil-cpuflags.txt"
+}
+
+[ $microbench = 0 ] || step microbench run_microbench
 nb=''
 while read -r key name win extras <&3; do
 	case $key in
 	point)
 		args="--name=$name $(fio_args "$name" "$disk" "$win") --lat_percentiles=1 --output-format=json+"
-		block_stat "$disk" >"$SGB_OUT/$name.blockstat0"
-		fio $args --output="$SGB_OUT/$name.json"
-		block_stat "$disk" >"$SGB_OUT/$name.blockstat"
+		step "$name" run_point
 		for x in $extras; do
 			case $x in
-			slab) slab_peak "$SGB_OUT/$name.slabinfo" fio $args --output=/dev/null ;;
-			perf)
-				# perf.data goes to tmpfs first: writing it to the 9p
-				# share while recording would put 9p in the profile
-				perf record -q -a -g -e cpu-clock -F 4999 -D "$perf_delay" -o "/tmp/$name.perf.data" \
-					-- fio $args --output=/dev/null >"$SGB_OUT/$name.perf.log" 2>&1
-				perf report -q -i "/tmp/$name.perf.data" --stdio --no-children --sort sym \
-					-F overhead,sym -g none --percent-limit 0.3 -t '|' >"$SGB_OUT/$name.perf.txt"
-				mv "/tmp/$name.perf.data" "$SGB_OUT/$name.perf.data"
-				;;
-			*) echo "bench: unknown extra '$x' of point $name in the job: slab or perf" >&2; exit 1 ;;
+			slab) step "$name.slab" slab_peak "$SGB_OUT/$name.slabinfo" fio $args --output=/dev/null ;;
+			perf) step "$name.perf" run_perf ;;
 			esac
 		done
 		;;
-	ceil)
-		[ -n "$nb" ] || nb=$(nullb_load)
-		fio --name="null-$name" $(fio_args "$name" "$nb" "$win") --output-format=json \
-			--output="$SGB_OUT/ceil-null-$name.json"
-		;;
-	memcpy)
-		perf bench mem memcpy -s 1MB -l 20 -f all >"$SGB_OUT/ceil-memcpy.txt" 2>&1
-		grep -m 1 "^flags" /proc/cpuinfo >"$SGB_OUT/ceil-cpuflags.txt"
-		;;
+	ceil) step "ceil.$name" run_ceil ;;
+	memcpy) step memcpy run_memcpy ;;
 	esac
 done 3<"$job"
+[ $failed = 0 ] || { echo "bench: $failed of $nsteps steps failed: see $ktap" >&2; exit 1; }

@@ -6,12 +6,15 @@ import functools
 import os
 import shutil
 import subprocess
+import sys
 import tempfile
 import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 TOP = os.path.abspath(os.path.join(HERE, '..', '..'))
 REF = os.path.join(TOP, 'results', 'ref-icount-2', 'points.csv')
+sys.path.insert(0, os.path.join(TOP, 'bench'))
+import model  # noqa: E402
 
 
 def sh(*args):
@@ -212,12 +215,43 @@ class GuestJobTest(unittest.TestCase):
         self.assertNotEqual(st, 0)
         self.assertIn("unknown extra 'slub' of point read-4k-qd1", err)
 
-    def test_failing_tool_fails_the_boot(self):
+    def steps(self):
+        return model.read_steps(os.path.join(self.tmp, 'out', 'results.ktap'))
+
+    def test_steps_are_ktap_read_by_kunit_parser(self):
+        st, err, _ = self.guest(job('fake', 'sg_ring', 1))
+        self.assertEqual(st, 0, err)
+        steps, missing, errors = self.steps()
+        self.assertEqual((missing, errors), (0, 0))
+        self.assertEqual(sorted(steps), sorted(['disk', 'microbench', 'randread-4k-qd1', 'read-4M-qd1',
+                                                'read-1M-qd32', 'write-4k-qd32', 'read-4M-qd1.slab',
+                                                'read-1M-qd32.perf', 'ceil.read-1M-qd32', 'memcpy']))
+        self.assertEqual(set(steps.values()), {'pass'})
+
+    def test_failing_tool_fails_its_steps_and_the_boot(self):
         with open(os.path.join(self.tmp, 'bin', 'fio'), 'w') as f:
             f.write('#!/bin/sh\necho "fio $*" >>"$LOG"\nexit 1\n')
-        st, _, calls = self.guest(job('fake', 'sg_ring', 2))
+        st, err, calls = self.guest(job('fake', 'sg_ring', 2))
         self.assertNotEqual(st, 0)
-        self.assertEqual(sum(c.startswith('fio ') for c in calls), 1)
+        self.assertIn('4 of 6 steps failed', err)
+        steps, missing, errors = self.steps()
+        self.assertEqual((missing, errors), (0, 0))
+        self.assertEqual(steps, {'disk': 'pass', 'randread-4k-qd1': 'fail', 'read-4M-qd1': 'fail',
+                                 'read-1M-qd32': 'fail', 'write-4k-qd32': 'fail', 'read-1M-qd32.perf': 'pass'})
+        self.assertEqual(sum(c.startswith('fio ') for c in calls), 4)
+
+    def test_guest_that_stops_leaves_the_rest_unreported(self):
+        # a guest that dies mid-job: the plan promised more steps
+        st, err, _ = self.guest(job('fake', 'sg_ring', 2))
+        self.assertEqual(st, 0, err)
+        path = os.path.join(self.tmp, 'out', 'results.ktap')
+        with open(path) as f:
+            lines = f.read().splitlines()
+        with open(path, 'w') as f:
+            f.write('\n'.join(lines[:4]) + '\n')
+        steps, missing, _ = self.steps()
+        self.assertEqual(len(steps), 2)
+        self.assertEqual(missing, 4)
 
 
 class JobStateTest(unittest.TestCase):
