@@ -1058,6 +1058,7 @@ class Decision:
             L.append(f'- {v}: predicted {", ".join(f"{prefix}-{k}" for k in pred)}; grown beyond one slab in the run: '
                      f'{", ".join(f"{prefix}-{k}" for k in sorted(grew))} ({"consistent" if ok else "NOT consistent"}).')
         L.append('')
+        measured = self.memory_in_flight(rows, L)
         self.L += L
         lo, hi = min(worse), max(worse)
         ahead = CONTROL if statistics.fmean(worse) > 0 else RING
@@ -1065,8 +1066,50 @@ class Decision:
                              f'sg_ring {lo:+.1f} % to {hi:+.1f} % against sg_table '
                              f'({rows[RING][0][3]} vs {rows[CONTROL][0][3]} B at 1 segment, '
                              f'{rows[RING][-1][3]} vs {rows[CONTROL][-1][3]} B at {rows[RING][-1][0]}); '
-                             'computed, not measured; cross-check of the pools used against the run: '
-                             + (', '.join(verdicts) if verdicts else 'no slab data'), '#memory-per-command'))
+                             'computed; cross-check of the pools used against the run: '
+                             + (', '.join(verdicts) if verdicts else 'no slab data')
+                             + ('; measured with commands in flight: ' + '; '.join(measured) if measured else
+                                '; not measured with commands in flight in this run'), '#memory-per-command'))
+
+    def memory_in_flight(self, rows, L):
+        """The pool bytes per command measured with commands in flight (the
+        run's INFLIGHT points, bench/model.py read_inflight) against the
+        computed pool bytes for the point's segment count (one segment per
+        4 KiB page): lines appended to L, and the summary's phrases."""
+        got = []
+        for v in (CONTROL, RING):
+            computed = {r[0]: r[2] for r in rows[v]}
+            seen = set()
+            for path in sorted(glob.glob(os.path.join(self.run, 'raw', '*', v, 'r*', 'share', 'out',
+                                                      '*.inflight.inflight'))):
+                p = os.path.basename(path)[:-len('.inflight.inflight')]
+                if p in seen:   # the first boot that has it
+                    continue
+                seen.add(p)
+                seg = model.bs_bytes(model.split_point(p)[1]) // 4096
+                x = model.read_inflight(os.path.dirname(path), p)
+                if x and x['per_command'] is not None:
+                    slab = sum(sz * per for _, sz, per in x['caches'].values()) / x['inflight']
+                    got.append((v, p, seg, x, computed.get(seg), slab))
+        got.sort(key=lambda g: (model.bs_bytes(model.split_point(g[1])[1]), g[0] != CONTROL))
+        if not got:
+            return []
+        L += ['Measured with commands in flight (REPORT.md, "sg pool memory with commands in flight"): the '
+              'pool bytes the sg pools gained over the commands in flight, against the pool bytes computed '
+              'above for the point\'s segments (one per 4 KiB page). SLUB grows a pool by whole slabs and '
+              'reuses free objects of slabs it has, so the two agree when they differ by less than one '
+              'slab of each grown cache per command ("slab" below).', '',
+              '| kernel | point | segments | commands in flight | measured pool bytes per command | computed | slab per command | agree |',
+              '|---|---|---|---|---|---|---|---|']
+        phrases = {}
+        for v, p, seg, x, comp, slab in got:
+            ok = comp is not None and abs(x['per_command'] - comp) <= max(slab, 1)
+            L.append(f"| {v} | {p} | {seg} | {x['inflight']} | {x['per_command']:.0f} | "
+                     f"{comp if comp is not None else 'n/a'} | {slab:.0f} | {'yes' if ok else 'NO'} |")
+            phrases.setdefault(p, []).append(f"{v} {x['per_command']:.0f} B (computed {comp}, "
+                                             f"{'agrees' if ok else 'DISAGREES'})")
+        L.append('')
+        return [f'{p} per command: ' + ', '.join(ph) for p, ph in phrases.items()]
 
     # -- speed, from the run's raw files (bench/model.py), significant results only
     def speed(self):

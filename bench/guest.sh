@@ -24,6 +24,15 @@
 #                         slab, an extra run polled for /proc/slabinfo
 #                         (NAME.slabinfo); with perf, an extra run under
 #                         perf record (NAME.perf.data, NAME.perf.txt)
+#   inflight NAME WINDOW_MS NDELAY_NS
+#                         memory with commands really in flight (scsi_debug
+#                         disks): /proc/slabinfo before (NAME.inflight.slab0),
+#                         then scsi_debug's completion delay set to
+#                         NDELAY_NS, so that a queue depth of 32 holds 32
+#                         commands, and an unmeasured fio run of NAME polled
+#                         for the commands in flight and the slabs
+#                         (inflight_peak: NAME.inflight.slabinfo,
+#                         NAME.inflight.inflight); then delay=0 again
 #   ceil NAME WINDOW_MS   the same fio run on null_blk (ceil-null-NAME.json)
 #   memcpy                perf bench mem memcpy (ceil-memcpy.txt) and the
 #                         CPU flags (ceil-cpuflags.txt)
@@ -31,8 +40,8 @@
 #
 # Results: the files above in $SGB_OUT, and $SGB_OUT/results.ktap, KTAP
 # version 1 with one test per step, in job order: "disk", "microbench",
-# each point's NAME, NAME.slab and NAME.perf for its extras, "ceil.NAME",
-# "memcpy".  A failed step is "not ok" after a diagnostic line naming what
+# each point's NAME, NAME.slab and NAME.perf for its extras,
+# "inflight.NAME", "ceil.NAME", "memcpy".  A failed step is "not ok" after a diagnostic line naming what
 # failed; the remaining steps still run (a failed disk ends the boot), and
 # the script exits 1 if any step failed.  The host reads it with the
 # kernel tree's kunit_parser.py (bench/model.py).
@@ -60,7 +69,7 @@ while read -r key a b rest <&3; do
 			esac
 		done
 		;;
-	ceil | memcpy) nsteps=$((nsteps + 1)) ;;
+	ceil | memcpy | inflight) nsteps=$((nsteps + 1)) ;;
 	*) echo "bench: unknown line in the job: '$key $a $b${rest:+ $rest}'" >&2; exit 1 ;;
 	esac
 done 3<"$job"
@@ -130,6 +139,18 @@ run_perf() {
 		mv "/tmp/$name.perf.data" "$SGB_OUT/$name.perf.data"
 }
 
+run_inflight() {
+	local sd=${SGB_SCSI_DEBUG_SYSFS:-/sys/bus/pseudo/drivers/scsi_debug} st=0
+	[ "$disk_kind" = scsi_debug ] || { echo "bench: inflight needs a scsi_debug disk" >&2; return 1; }
+	cat /proc/slabinfo >"$SGB_OUT/$name.inflight.slab0" || return 1
+	echo "$ndelay" >$sd/ndelay || return 1
+	inflight_peak "$SGB_OUT/$name.inflight" "$disk" \
+		fio --name="inflight-$name" $(fio_args "$name" "$disk" "$win") --output=/dev/null || st=1
+	# back to delay=0 (writing ndelay=0 would set a delay of one jiffy)
+	echo 0 >$sd/delay || st=1
+	return $st
+}
+
 run_ceil() {
 	{ [ -n "$nb" ] || nb=$(nullb_load); } &&
 		fio --name="null-$name" $(fio_args "$name" "$nb" "$win") --output-format=json \
@@ -154,6 +175,10 @@ while read -r key name win extras <&3; do
 			perf) step "$name.perf" run_perf ;;
 			esac
 		done
+		;;
+	inflight)
+		ndelay=$extras
+		step "inflight.$name" run_inflight
 		;;
 	ceil) step "ceil.$name" run_ceil ;;
 	memcpy) step memcpy run_memcpy ;;

@@ -74,8 +74,8 @@ kernel_id() {
 
 # job DEVICE VARIANT REPEAT: the job file of one boot, which the guest's
 # bench script (bench/guest.sh, its format there) reads.  From bench/run.sh's
-# settings: points, perfs, ceils, mode, engine, ramp, runtime, floor,
-# perf_delay, microbench.
+# settings: points, perfs, inflights, inflight_ns, ceils, mode, engine,
+# ramp, runtime, floor, perf_delay, microbench.
 #
 # The points run in an order shuffled per repeat (the same for every kernel
 # and device in that repeat): the cost of an I/O depends a little on what
@@ -86,8 +86,11 @@ kernel_id() {
 # repeat only (in icount mode their figures do not change between boots):
 # the microbenchmark, the sg pool slab objects in use at the 4M points (an
 # extra fio run polled from the shell, so the measured run is not
-# disturbed) and, on the fake device, the ceilings: the CEIL points on
-# null_blk (no SCSI, no scatterlist) and the guest's memory copy bandwidth.
+# disturbed) and, on the fake device, the sg pool slabs with commands
+# really in flight at the INFLIGHT points (scsi_debug's completion delayed
+# by inflight_ns, so a queue depth of 32 holds 32 commands) and the
+# ceilings: the CEIL points on null_blk (no SCSI, no scatterlist) and the
+# guest's memory copy bandwidth.
 job() {
 	local d=$1 v=$2 r=$3 p bs extra pp
 	echo "# sgbench bench job, written by bench/run.sh, read by bench/guest.sh"
@@ -110,7 +113,9 @@ job() {
 		done
 		echo "point $p $(window "$d" "$bs" "$runtime" "$floor")$extra"
 	done
-	[ "$d" = fake ] && [ "$r" = 1 ] && [ ${#ceils[@]} -gt 0 ] || return 0
+	[ "$d" = fake ] && [ "$r" = 1 ] || return 0
+	for p in "${inflights[@]}"; do echo "inflight $p $(ms "$runtime") $inflight_ns"; done
+	[ ${#ceils[@]} -gt 0 ] || return 0
 	for p in "${ceils[@]}"; do echo "ceil $p $(ms "$runtime")"; done
 	echo memcpy
 }

@@ -119,6 +119,31 @@ def read_slabinfo(path):
     return out
 
 
+def read_inflight(outdir, point):
+    """The sg pool memory with commands really in flight at POINT (the
+    guest's inflight step: slabinfo before, and the snapshot with the most
+    commands in flight while scsi_debug delayed each completion), or None:
+    {'inflight': commands in flight at the snapshot, 'caches': {name:
+    (objects added, object size, objects per slab)}, 'bytes': the bytes
+    added, 'per_command': bytes / commands}.  SLUB's slabinfo counts whole
+    slabs, so the objects added are whole slabs' worth."""
+    pre = os.path.join(outdir, point + '.inflight')
+    try:
+        base = read_slabinfo(pre + '.slab0')
+        peak = read_slabinfo(pre + '.slabinfo')
+        with open(pre + '.inflight') as f:
+            n = int(f.read())
+    except FileNotFoundError:
+        return None
+    caches = {}
+    for k, x in peak.items():
+        add = x['active'] - base.get(k, {}).get('active', 0)
+        if add:
+            caches[k] = (add, x['objsize'], x['per_slab'])
+    total = sum(a * sz for a, sz, _ in caches.values())
+    return {'inflight': n, 'caches': caches, 'bytes': total, 'per_command': total / n if n else None}
+
+
 def read_json(path):
     with open(path) as f:
         return json.load(f)

@@ -18,6 +18,11 @@
 #   PAR=<guests at once> (default: one per core in icount mode, else 1)
 #   PERF="fake:read-1M-qd32 real:read-1M-qd32"  points also profiled with
 #                         perf record -a -e cpu-clock -g in the guest
+#   INFLIGHT="read-4k-qd32 read-1M-qd32 read-4M-qd32"  points also run, in the
+#                         first fake boot of each kernel, with scsi_debug's
+#                         completion delayed by INFLIGHT_NS (10000000: 10 ms),
+#                         so the queue depth is really in flight, for the
+#                         sg pool memory a command holds; "" for none
 #   CEIL="read-4k-qd32 read-64k-qd32 read-1M-qd32 read-4M-qd32"  points also
 #                         run on null_blk in the first fake boot of each
 #                         kernel (the block layer without SCSI); "" for none
@@ -54,6 +59,8 @@ read -r -a bss <<<"${BS:-4k 64k 1M 4M}"
 read -r -a qds <<<"${QD:-1 32}"
 read -r -a perfs <<<"${PERF-fake:read-1M-qd32 real:read-1M-qd32}"
 read -r -a ceils <<<"${CEIL-read-4k-qd32 read-64k-qd32 read-1M-qd32 read-4M-qd32}"
+read -r -a inflights <<<"${INFLIGHT-read-4k-qd32 read-1M-qd32 read-4M-qd32}"
+inflight_ns=${INFLIGHT_NS:-10000000}
 engine=${ENGINE:-io_uring}
 repeats=${REPEATS:-3}
 runtime=${RUNTIME:-300ms}
@@ -81,6 +88,11 @@ for p in "${ceils[@]}"; do
 	[[ $p =~ ^(rand)?(read|write)-[0-9]+[kKmM]-qd[1-9][0-9]*$ ]] ||
 		die "bad CEIL point '$p': use <rw>-<bs>-qd<depth>, e.g. read-1M-qd32"
 done
+for p in "${inflights[@]}"; do
+	[[ $p =~ ^(rand)?(read|write)-[0-9]+[kKmM]-qd[1-9][0-9]*$ ]] ||
+		die "bad INFLIGHT point '$p': use <rw>-<bs>-qd<depth>, e.g. read-4M-qd32"
+done
+[[ $inflight_ns =~ ^[1-9][0-9]{0,8}$ ]] || die "INFLIGHT_NS must be a delay in ns below 1 s, e.g. 10000000, not '$inflight_ns'"
 for qd in "${qds[@]}"; do
 	[[ $qd =~ ^[1-9][0-9]*$ ]] || die "bad queue depth '$qd': a positive integer"
 done
@@ -161,6 +173,8 @@ mkdir -p "$out/raw"
 	for p in "${perfs[@]}"; do echo "perf $p"; done
 	echo "perf_delay_ms $perf_delay"
 	for p in "${ceils[@]}"; do echo "ceil $p"; done
+	for p in "${inflights[@]}"; do echo "inflight $p"; done
+	echo "inflight_ndelay_ns $inflight_ns"
 	echo "variants ${variants_list[*]}"
 	for v in "${variants_list[@]}"; do echo "kernel_$v $(kernel_id "$v")"; done
 	echo "base $(base_desc)"

@@ -54,7 +54,8 @@ class WindowTest(unittest.TestCase):
 
 MATRIX = '''
 points=(randread-4k-qd1 read-4M-qd1 read-1M-qd32 write-4k-qd32)
-perfs=(fake:read-1M-qd32) ceils=(read-1M-qd32) mode=icount engine=io_uring
+perfs=(fake:read-1M-qd32) ceils=(read-1M-qd32) inflights=(read-4M-qd1) inflight_ns=5000000
+mode=icount engine=io_uring
 ramp=100ms runtime=300ms floor=0.4 perf_delay=200 microbench=1
 kernel_id() { echo "series_sha256 s-$1 config_sha256 c-$1"; }
 '''
@@ -75,8 +76,9 @@ qdisk() { log qdisk "$@"; echo sdb; }
 nullb_load() { log nullb_load; echo nullb0; }
 block_stat() { log block_stat "$@"; echo 0 0 0 0; }
 slab_peak() { log slab_peak "$@"; }
+inflight_peak() { log inflight_peak "$@"; }
 """
-STUB_TOOLS = ('fio', 'perf', 'modprobe', 'rmmod', 'cp', 'mv', 'grep')
+STUB_TOOLS = ('fio', 'perf', 'modprobe', 'rmmod', 'cp', 'mv', 'grep', 'cat')
 
 
 class GuestJobTest(unittest.TestCase):
@@ -97,11 +99,13 @@ class GuestJobTest(unittest.TestCase):
             os.chmod(os.path.join(stubs, t), 0o755)
         with open(os.path.join(self.tmp, 'lib.sh'), 'w') as f:
             f.write(STUB_LIB)
-        for d in ('share', 'out'):
+        for d in ('share', 'out', 'scsi_debug'):
             os.makedirs(os.path.join(self.tmp, d))
         self.env = {'PATH': stubs, 'LOG': self.log, 'SGB_LIB': os.path.join(self.tmp, 'lib.sh'),
                     'SGB_SHARE': os.path.join(self.tmp, 'share'),
-                    'SGB_OUT': os.path.join(self.tmp, 'out')}
+                    'SGB_OUT': os.path.join(self.tmp, 'out'),
+                    # scsi_debug's driver attributes (never the host's)
+                    'SGB_SCSI_DEBUG_SYSFS': os.path.join(self.tmp, 'scsi_debug')}
 
     def tearDown(self):
         shutil.rmtree(self.tmp)
@@ -131,7 +135,7 @@ class GuestJobTest(unittest.TestCase):
         self.assertEqual(extras['read-4M-qd1'], ['slab'])
         self.assertEqual(extras['read-1M-qd32'], ['perf'])
         self.assertEqual(extras['randread-4k-qd1'], [])
-        self.assertEqual(lines[-2:], ['ceil read-1M-qd32 300', 'memcpy'])
+        self.assertEqual(lines[-3:], ['inflight read-4M-qd1 300 5000000', 'ceil read-1M-qd32 300', 'memcpy'])
         st, err, calls = self.guest(text)
         self.assertEqual(st, 0, err)
         self.assertEqual(calls[0], 'sd_load dev_size_mb=1024 delay=0 fake_rw=1')
@@ -155,12 +159,21 @@ class GuestJobTest(unittest.TestCase):
         self.assertIn('-D 200 ', perf[0])
         self.assertIn('-- fio --name=read-1M-qd32 ', perf[0])
         self.assertEqual(calls[-2].split()[:3], ['perf', 'bench', 'mem'])
+        infl = [c for c in calls if c.startswith('inflight_peak ')]
+        self.assertEqual(len(infl), 1)
+        self.assertIn('read-4M-qd1.inflight sda fio --name=inflight-read-4M-qd1 ', infl[0])
+        self.assertIn('--iodepth=1 ', infl[0])
+        # the completion delay was set for it and put back to delay=0
+        sd = os.path.join(self.tmp, 'scsi_debug')
+        with open(os.path.join(sd, 'ndelay')) as f, open(os.path.join(sd, 'delay')) as g:
+            self.assertEqual((f.read(), g.read()), ('5000000\n', '0\n'))
 
     def test_later_repeat_has_no_first_repeat_extras_and_its_own_order(self):
         one, two = job('fake', 'sg_ring', 1), job('fake', 'sg_ring', 2)
         self.assertNotIn('microbench', two.splitlines())
         self.assertNotIn('slab', two)
         self.assertNotIn('ceil ', two)
+        self.assertNotIn('inflight ', two)
         self.assertIn('seed 2', two.splitlines())
         order = lambda t: [ln.split()[1] for ln in t.splitlines() if ln.startswith('point ')]  # noqa: E731
         self.assertNotEqual(order(one), order(two))
@@ -225,7 +238,8 @@ class GuestJobTest(unittest.TestCase):
         self.assertEqual((missing, errors), (0, 0))
         self.assertEqual(sorted(steps), sorted(['disk', 'microbench', 'randread-4k-qd1', 'read-4M-qd1',
                                                 'read-1M-qd32', 'write-4k-qd32', 'read-4M-qd1.slab',
-                                                'read-1M-qd32.perf', 'ceil.read-1M-qd32', 'memcpy']))
+                                                'read-1M-qd32.perf', 'inflight.read-4M-qd1', 'ceil.read-1M-qd32',
+                                                'memcpy']))
         self.assertEqual(set(steps.values()), {'pass'})
 
     def test_failing_tool_fails_its_steps_and_the_boot(self):

@@ -164,6 +164,38 @@ class RenderTest(unittest.TestCase):
         self.assertNotIn('SCSI core code', text)     # no SCSI core functions in the fixture
         self.assertIn('What this rig cannot show', text)
 
+    def inflight(self, variant, added):
+        """An inflight measurement of read-4M-qd32 with 32 commands in
+        flight: the fixture's slabinfo before, and with ADDED {cache:
+        objects} more active during it."""
+        out = os.path.join(self.run, 'raw', 'real', variant, 'r1', 'share', 'out')
+        with open(os.path.join(out, 'read-4M-qd32.slabinfo')) as f:
+            base = f.read().splitlines(True)
+        peak = []
+        for ln in base:
+            p = ln.split()
+            if p and p[0] in added:
+                ln = ln.replace(f'{p[0]:<17} {p[1]:>6} {p[2]:>6}',
+                                f'{p[0]:<17} {int(p[1]) + added[p[0]]:>6} {int(p[2]) + added[p[0]]:>6}', 1)
+                self.assertIn(str(int(p[1]) + added[p[0]]), ln)
+            peak.append(ln)
+        for name, text in (('slab0', ''.join(base)), ('slabinfo', ''.join(peak)), ('inflight', '32\n')):
+            with open(os.path.join(out, 'read-4M-qd32.inflight.' + name), 'w') as f:
+                f.write(text)
+
+    def test_memory_measured_in_flight_against_computed(self):
+        # 1024 segments on sg_ring: 8 x sgring-127 + 1 x sgring-7 a command,
+        # 33024 pool bytes; 32 commands in flight hold 256 + 32 objects
+        self.inflight('sg_ring', {'sgring-127': 256, 'sgring-7': 32})
+        text = self.render()
+        self.assertIn('| sg_ring | read-4M-qd32 | 1024 | 32 | 33024 | 33024 |', text)
+        self.assertIn('measured with commands in flight: read-4M-qd32 per command: sg_ring 33024 B '
+                      '(computed 33024, agrees)', text)
+        # half of it is not one slab off: it does not agree
+        self.inflight('sg_ring', {'sgring-127': 128, 'sgring-7': 32})
+        text = self.render()
+        self.assertIn('| sg_ring | read-4M-qd32 | 1024 | 32 | 16640 | 33024 | 1152 | NO |', text)
+
     def test_same_raw_files_same_bytes(self):
         first = self.render()
         again = self.render()
