@@ -41,9 +41,9 @@
 # Results: the files above in $SGB_OUT, and $SGB_OUT/results.ktap, KTAP
 # version 1 with one test per step, in job order: "disk", "microbench",
 # each point's NAME, NAME.slab and NAME.perf for its extras,
-# "inflight.NAME", "ceil.NAME", "memcpy".  A failed step is "not ok" after a diagnostic line naming what
-# failed; the remaining steps still run (a failed disk ends the boot), and
-# the script exits 1 if any step failed.  The host reads it with the
+# "inflight.NAME", "ceil.NAME", "memcpy".  A failed step is "not ok" after
+# a diagnostic line naming what failed; the remaining steps still run (a
+# failed disk ends the boot), and the script exits 1 if any step failed.  The host reads it with the
 # kernel tree's kunit_parser.py (bench/model.py).
 . "$SGB_LIB"
 job=$SGB_SHARE/job
