@@ -20,7 +20,8 @@
 #   4. the same matrix runs locally, two guests at once
 #      (build/multihost/local/<run>/), and tests/bench_same.py compares the
 #      two runs point by point (icount: within 0.25 % or one I/O), and the
-#      two REPORT.md headline tables are compared.
+#      two reports' headline tables and points.csv must be identical.
+# VARIANTS=sg_ring runs it with one kernel (2 boots on the hosts, 2 local).
 # It prints one line per result and "N passed, N failed", and writes
 # build/multihost/summary.txt.  Needs: common/deps.sh multihost (GNU
 # parallel, openssh-client, openssh-server, rsync), which it runs.
@@ -33,11 +34,12 @@ mh=$top/build/multihost
 ssh_dir=$mh/ssh
 port=${SGB_SSH_PORT:-22022}
 run=selftest
-# the tiny matrix: 2 kernels x 2 repeats = 4 boots
-matrix="MODE=icount DEVICES=fake RW=randread BS='4k 1M' QD=1 REPEATS=2 RUNTIME=300ms RAMP=50ms PERF= CEIL= MICROBENCH=0 DECISION=0"
-boots=$(printf '%s\n' fake:{sg_ring,sg_table}:{1,2})
+# the tiny matrix: the kernels (VARIANTS, default all) x 2 repeats
+read -r -a kernels <<<"${VARIANTS:-$(variants | tr '\n' ' ')}"
+matrix="MODE=icount DEVICES=fake RW=randread BS='4k 1M' QD=1 REPEATS=2 RUNTIME=300ms RAMP=50ms PERF= CEIL= INFLIGHT= MICROBENCH=0 DECISION=0 VARIANTS='${kernels[*]}'"
+boots=$(for v in "${kernels[@]}"; do printf 'fake:%s:1\nfake:%s:2\n' "$v" "$v"; done)
 
-for v in $(variants); do
+for v in "${kernels[@]}"; do
 	[ -f "$top/build/$v/.built" ] && [ -f "$top/build/$v/initramfs.cpio" ] ||
 		die "$v is not built: run 'make image' first"
 done
@@ -140,13 +142,15 @@ fi
 "$py" "$top/tests/bench_same.py" "$mh/local/$run" "$merged" | sed 's|^bench/parallel-equals-serial|multihost/equals-local|' |
 	while IFS=$'\t' read -r name st why; do printf '%s\t%s\t%s\n' "$name" "$st" "$why"; done >"$mh/same.tsv"
 while IFS=$'\t' read -r name st why; do result "$name" "$st" "$why"; done <"$mh/same.tsv"
-# the headline tables, figure for figure
+# the reports, figure for figure: the headline table (empty with one
+# kernel) and points.csv, every metric of every point
 headline() { sed -n '/^| device | size/,/^$/p' "$1"; }
-if headline "$mh/local/$run/REPORT.md" >"$mh/headline-local.txt" && [ -s "$mh/headline-local.txt" ] &&
-	headline "$merged/REPORT.md" >"$mh/headline-merged.txt" && cmp -s "$mh/headline-local.txt" "$mh/headline-merged.txt"; then
-	result multihost/report-headline-equals-local passed "$(wc -l <"$mh/headline-local.txt") lines"
+if headline "$mh/local/$run/REPORT.md" >"$mh/headline-local.txt" &&
+	headline "$merged/REPORT.md" >"$mh/headline-merged.txt" && cmp -s "$mh/headline-local.txt" "$mh/headline-merged.txt" &&
+	[ "$(wc -l <"$merged/points.csv")" -gt 1 ] && cmp -s "$mh/local/$run/points.csv" "$merged/points.csv"; then
+	result multihost/report-equals-local passed "headline $(wc -l <"$mh/headline-local.txt") lines, points.csv $(wc -l <"$merged/points.csv") lines, identical"
 else
-	result multihost/report-headline-equals-local failed "diff ${mh#"$top"/}/headline-local.txt headline-merged.txt"
+	result multihost/report-equals-local failed "diff ${mh#"$top"/}/headline-local.txt headline-merged.txt; local/$run/points.csv merged/$run/points.csv"
 fi
 { echo "local:"; cat "$mh/headline-local.txt"; echo "merged from the two hosts:"; cat "$mh/headline-merged.txt"; } >>"$mh/summary.txt"
 echo "total $(($(date +%s) - t0)) s" | tee -a "$mh/summary.txt"

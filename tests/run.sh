@@ -149,6 +149,12 @@ if bench_small 1 serial INFLIGHT=read-1M-qd32 && bench_small 2 parallel; then
 else
 	result bench/parallel-equals-serial failed "a bench run failed: see ${runs#"$top"/}/bench-*.log"
 fi
+# the serial run's memory with commands in flight (tests/bench_inflight.py)
+if [ -f "$runs/bench/serial/REPORT.md" ]; then
+	results_from < <("$py" "$top/tests/bench_inflight.py" "$runs/bench/serial" read-1M-qd32)
+else
+	result bench/memory-in-flight failed "the serial bench run failed: see ${runs#"$top"/}/bench-serial.log"
+fi
 # each boot ran the image's static bench script on its own job file: no
 # plan and no guest library copied into the results
 name=bench/one-job-file-per-boot-no-plan-copies
