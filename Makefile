@@ -18,6 +18,10 @@
 #                             ATA, USB-storage and Fusion object and every other
 #                             user of the accessors the series changes
 #                             (x86_64 allmodconfig), with no new warning
+#   make bench-multihost-selftest  the README's multi-host bench recipe (GNU
+#                             parallel over ssh) against this machine as its
+#                             own remote (an sshd of its own on 127.0.0.1),
+#                             checked against the same matrix run locally
 #   make reliability          the full reliability suite on the debug kernels
 #                             (DMA-API debugging, every emulated host adapter,
 #                             the IOMMU run) and the soak on the normal ones;
@@ -32,7 +36,7 @@ VARIANTS ?= $(notdir $(patsubst %/,%,$(wildcard variants/*/)))
 MODE ?= auto
 export MODE JOBS
 
-.PHONY: all deps base build image test test-full bench shell report decision check-patches check-build clean debug-build debug-image reliability
+.PHONY: all deps base build image test test-full bench bench-multihost-selftest shell report decision check-patches check-build clean debug-build debug-image reliability
 all: test
 
 deps:
@@ -68,6 +72,9 @@ reliability: debug-image image
 
 bench: image
 	@bench/run.sh
+
+bench-multihost-selftest: image
+	@tests/multihost.sh
 
 shell:
 	@[ -n "$(VARIANT)" ] || { echo "sgbench: error: say which kernel: make shell VARIANT=<$(VARIANTS)>" >&2; exit 1; }

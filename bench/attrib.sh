@@ -92,7 +92,7 @@ plan() {
 	local dev=$1 div=${2:-1} params="dev_size_mb=1024 delay=0" p rw bs qd n fio
 	[ "$dev" = fake ] && params="$params fake_rw=1"
 	echo '#!/bin/sh'
-	echo '. "$SGB_SHARE/lib.sh"'
+	echo '. "$SGB_LIB"'
 	echo 'set -e'
 	echo "disk=\$(sd_load $params)"
 	echo 'cp /proc/kallsyms "$SGB_OUT/kallsyms"'

@@ -283,22 +283,37 @@ def api_calls(body, own):
     return sorted(n for n in names if n not in NOT_API and n != own)
 
 
-def parse_ctags(text):
-    """ctags -x --_xformat='%K|%N|%s|%C' lines: sorted unique
+def ctags_json(text):
+    """ctags --output-format=json lines, as collect writes them (each
+    record's path the header's path in the tree): [tag records]."""
+    return [r for r in map(json.loads, text.splitlines()) if r.get('_type') == 'tag']
+
+
+def ctags_xformat(text):
+    """The raw file of runs before ctags' JSON: 'header|%K|%N|%s|%C' lines
+    (ctags -x --_xformat) -> the records ctags_json gives."""
+    out = []
+    for line in text.splitlines():
+        parts = line.split('|', 4)
+        if len(parts) == 5:
+            path, kind, name, scope, src = parts
+            out.append({'_type': 'tag', 'path': path, 'kind': kind, 'name': name, 'pattern': src,
+                        **({'scope': scope} if scope else {})})
+    return out
+
+
+def parse_ctags(records):
+    """ctags tag records (kind, name, scope, pattern): sorted unique
     (kind, name) with kind one of function/macro/struct field; include
     guards and static_assert artefacts dropped; fields named scope.field."""
     out = set()
-    for line in text.splitlines():
-        parts = line.split('|', 3)
-        if len(parts) < 4:
-            continue
-        kind, name, scope, src = parts
-        kind = CTAGS_KINDS.get(kind)
+    for r in records:
+        kind, name, scope = CTAGS_KINDS.get(r['kind']), r['name'], r.get('scope', '')
         if not kind:
             continue
         if kind == 'macro' and re.match(r'_+[A-Z0-9_]*_H_*$|_LINUX_[A-Z0-9_]*_H$', name):
             continue
-        if 'static_assert' in src or 'BUILD_BUG' in src:
+        if 'static_assert' in r.get('pattern', '') or 'BUILD_BUG' in r.get('pattern', ''):
             continue
         if kind == 'struct field':
             if not scope:
@@ -684,7 +699,8 @@ def collect(rundir):
                     bodies.append(f'@@ {path} {fn}\n' + '\n'.join(lines[first - 1:first - 1 + n]) + '\n')
             files[f'pmccabe-{v}.tsv'] = ''.join(pm)
             files[f'functions-{v}.c'] = ''.join(bodies)
-        # surface: ctags of the API headers in both trees
+        # surface: ctags of the API headers in both trees, JSON lines with
+        # each record's path the header's path in the tree
         for v, tree in (('base', tree_of['base']), (RING, tree_of[RING])):
             tags = []
             for h in SURFACE_HEADERS:
@@ -695,11 +711,17 @@ def collect(rundir):
                 os.makedirs(os.path.dirname(local), exist_ok=True)
                 with open(local, 'w') as f:
                     f.write(text)
-                res = run(['ctags', '-x', "--_xformat=%K|%N|%s|%C", '--kinds-C=dfmpstuv', '-o', '-', local])
-                # anonymous structs are named by a hash of the (temporary) file name
-                res = re.sub(r'__anon[0-9a-f]+', '__anon', res)
-                tags += [f'{h}|{ln}\n' for ln in sorted(res.splitlines())]
-            files[f'ctags-{v}.txt'] = ''.join(tags)
+                res = run(['ctags', '--output-format=json', '--kinds-C=dfmpstuv', '-o', '-', local])
+                recs = []
+                for r in ctags_json(res):
+                    r['path'] = h
+                    # anonymous structs are named by a hash of the (temporary) file name
+                    for k in ('name', 'scope'):
+                        if k in r:
+                            r[k] = re.sub(r'__anon[0-9a-f]+', '__anon', r[k])
+                    recs.append(json.dumps(r, sort_keys=True) + '\n')
+                tags += sorted(recs)
+            files[f'ctags-{v}.json'] = ''.join(tags)
         # conversion cost: the changed accessors over the whole tree, before and after
         rx = '|'.join(ACCESSORS)
         for v, tree in (('base', tree_of['base']), (RING, tree_of[RING])):
@@ -886,13 +908,19 @@ class Decision:
 
     # -- surface
     def surface(self):
-        tags = {}
+        tags, raw = {}, {}
         for v in ('base', RING):
+            # runs before ctags' JSON kept ctags -x text
+            if os.path.exists(os.path.join(self.raw, f'ctags-{v}.json')):
+                raw[v] = f'ctags-{v}.json'
+                recs = ctags_json(self.f(raw[v]))
+            else:
+                raw[v] = f'ctags-{v}.txt'
+                recs = ctags_xformat(self.f(raw[v]))
             per = {}
-            for ln in self.f(f'ctags-{v}.txt').splitlines():
-                h, rest = ln.split('|', 1)
-                per.setdefault(h, []).append(rest)
-            tags[v] = {h: parse_ctags('\n'.join(x)) for h, x in per.items()}
+            for r in recs:
+                per.setdefault(r['path'], []).append(r)
+            tags[v] = {h: parse_ctags(x) for h, x in per.items()}
         sgt = tags['base'].get('include/linux/scatterlist.h', [])
         ring_own = tags[RING].get('include/linux/sg_ring.h', [])
         added, removed = [], []
@@ -915,8 +943,8 @@ class Decision:
              'to dma-mapping.h, blk-mq.h, blk-integrity.h, scsi_cmnd.h and scsi_eh.h. sg_ring is built '
              'on struct scatterlist entries, so its users still use the entry accessors of '
              'scatterlist.h (sg_set_page, sg_page, sg_dma_address...), and the sg_table API stays for '
-             'everyone else. Raw: [ctags-base.txt](raw/decision/ctags-base.txt), '
-             '[ctags-sg_ring.txt](raw/decision/ctags-sg_ring.txt).', '',
+             f'everyone else. Raw: [{raw["base"]}](raw/decision/{raw["base"]}), '
+             f'[{raw[RING]}](raw/decision/{raw[RING]}).', '',
              '| | functions | macros | struct fields | total |', '|---|---|---|---|---|']
         for label, items in (('sg_table: scatterlist.h', sgt), ('sg_ring: sg_ring.h', ring_own),
                              ('sg_ring: added to other headers', [(k, n) for _, k, n in added]),
@@ -1154,6 +1182,7 @@ class Decision:
             L.append(f'- {v}: predicted {", ".join(f"{prefix}-{k}" for k in pred)}; grown beyond one slab in the run: '
                      f'{", ".join(f"{prefix}-{k}" for k in sorted(grew))} ({"consistent" if ok else "NOT consistent"}).')
         L.append('')
+        measured = self.memory_in_flight(rows, L)
         self.L += L
         lo, hi = min(worse), max(worse)
         ahead = CONTROL if statistics.fmean(worse) > 0 else RING
@@ -1161,8 +1190,50 @@ class Decision:
                              f'sg_ring {lo:+.1f} % to {hi:+.1f} % against sg_table '
                              f'({rows[RING][0][3]} vs {rows[CONTROL][0][3]} B at 1 segment, '
                              f'{rows[RING][-1][3]} vs {rows[CONTROL][-1][3]} B at {rows[RING][-1][0]}); '
-                             'computed, not measured; cross-check of the pools used against the run: '
-                             + (', '.join(verdicts) if verdicts else 'no slab data'), '#memory-per-command'))
+                             'computed; cross-check of the pools used against the run: '
+                             + (', '.join(verdicts) if verdicts else 'no slab data')
+                             + ('; measured with commands in flight: ' + '; '.join(measured) if measured else
+                                '; not measured with commands in flight in this run'), '#memory-per-command'))
+
+    def memory_in_flight(self, rows, L):
+        """The pool bytes per command measured with commands in flight (the
+        run's INFLIGHT points, bench/model.py read_inflight) against the
+        computed pool bytes for the point's segment count (one segment per
+        4 KiB page): lines appended to L, and the summary's phrases."""
+        got = []
+        for v in (CONTROL, RING):
+            computed = {r[0]: r[2] for r in rows[v]}
+            seen = set()
+            for path in sorted(glob.glob(os.path.join(self.run, 'raw', '*', v, 'r*', 'share', 'out',
+                                                      '*.inflight.inflight'))):
+                p = os.path.basename(path)[:-len('.inflight.inflight')]
+                if p in seen:   # the first boot that has it
+                    continue
+                seen.add(p)
+                seg = model.bs_bytes(model.split_point(p)[1]) // 4096
+                x = model.read_inflight(os.path.dirname(path), p)
+                if x and x['per_command'] is not None:
+                    slab = sum(sz * per for _, sz, per in x['caches'].values()) / x['inflight']
+                    got.append((v, p, seg, x, computed.get(seg), slab))
+        got.sort(key=lambda g: (model.bs_bytes(model.split_point(g[1])[1]), g[0] != CONTROL))
+        if not got:
+            return []
+        L += ['Measured with commands in flight (REPORT.md, "sg pool memory with commands in flight"): the '
+              'pool bytes the sg pools gained over the commands in flight, against the pool bytes computed '
+              'above for the point\'s segments (one per 4 KiB page). SLUB grows a pool by whole slabs and '
+              'reuses free objects of slabs it has, so the two agree when they differ by less than one '
+              'slab of each grown cache per command ("slab" below).', '',
+              '| kernel | point | segments | commands in flight | measured pool bytes per command | computed | slab per command | agree |',
+              '|---|---|---|---|---|---|---|---|']
+        phrases = {}
+        for v, p, seg, x, comp, slab in got:
+            ok = comp is not None and abs(x['per_command'] - comp) <= max(slab, 1)
+            L.append(f"| {v} | {p} | {seg} | {x['inflight']} | {x['per_command']:.0f} | "
+                     f"{comp if comp is not None else 'n/a'} | {slab:.0f} | {'yes' if ok else 'NO'} |")
+            phrases.setdefault(p, []).append(f"{v} {x['per_command']:.0f} B (computed {comp}, "
+                                             f"{'agrees' if ok else 'DISAGREES'})")
+        L.append('')
+        return [f'{p} per command: ' + ', '.join(ph) for p, ph in phrases.items()]
 
     # -- speed, from the run's raw files (bench/model.py), significant results only
     def speed(self):

@@ -22,6 +22,7 @@ Metrics per row (the main direction of fio's json+ output):
                before and after the point)
 """
 import glob
+import io
 import json
 import math
 import os
@@ -118,6 +119,31 @@ def read_slabinfo(path):
     return out
 
 
+def read_inflight(outdir, point):
+    """The sg pool memory with commands really in flight at POINT (the
+    guest's inflight step: slabinfo before, and the snapshot with the most
+    commands in flight while scsi_debug delayed each completion), or None:
+    {'inflight': commands in flight at the snapshot, 'caches': {name:
+    (objects added, object size, objects per slab)}, 'bytes': the bytes
+    added, 'per_command': bytes / commands}.  SLUB's slabinfo counts whole
+    slabs, so the objects added are whole slabs' worth."""
+    pre = os.path.join(outdir, point + '.inflight')
+    try:
+        base = read_slabinfo(pre + '.slab0')
+        peak = read_slabinfo(pre + '.slabinfo')
+        with open(pre + '.inflight') as f:
+            n = int(f.read())
+    except FileNotFoundError:
+        return None
+    caches = {}
+    for k, x in peak.items():
+        add = x['active'] - base.get(k, {}).get('active', 0)
+        if add:
+            caches[k] = (add, x['objsize'], x['per_slab'])
+    total = sum(a * sz for a, sz, _ in caches.values())
+    return {'inflight': n, 'caches': caches, 'bytes': total, 'per_command': total / n if n else None}
+
+
 def read_json(path):
     with open(path) as f:
         return json.load(f)
@@ -150,17 +176,61 @@ def idle_aliases(kallsyms):
 
 
 def read_perf(path, idle=()):
-    """'perf report --sort sym -t "|"' output (' 28.81% |[k] name'; runs
-    before issue 14 kept the padded text without -t, ' 28.81%  [k] name'):
+    """perf report's table with a field separator, as the guest writes it
+    ('perf report -F overhead,sym -t "|"': ' 28.81%  |[k] name'; runs
+    before job files wrote it without -F, the same columns; runs before
+    issue 14 without -t, padded: ' 28.81%  [k] name'):
     [(share %, symbol)], symbols in IDLE renamed 'idle loop (<symbol>)'."""
     top = []
     with open(path) as f:
         for line in f:
-            m = re.match(r'\s*([0-9.]+)%\s*\|?\s*\[[k.]\]\s+(\S+)', line)
-            if m:
-                sym = m.group(2)
-                top.append((float(m.group(1)), f'idle loop ({sym})' if sym in idle else sym))
+            if '|' in line:
+                share, sym = line.split('|', 1)
+                fields = [share] + sym.split(None, 1)
+            else:
+                fields = line.split(None, 2)
+            if len(fields) != 3 or not fields[0].strip().endswith('%'):
+                continue
+            sym = fields[2].strip()
+            top.append((float(fields[0].strip()[:-1]), f'idle loop ({sym})' if sym in idle else sym))
     return top
+
+
+def kunit_parser():
+    """The kernel tree's KTAP parser, tools/testing/kunit/kunit_parser.py of
+    the unpacked base (build/git; SGB_KUNIT_DIR overrides), with its
+    progress lines kept in a buffer instead of stdout."""
+    global _kunit_parser
+    if _kunit_parser is None:
+        top = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+        kdir = os.environ.get('SGB_KUNIT_DIR', os.path.join(top, 'build', 'git', 'tools', 'testing', 'kunit'))
+        if not os.path.exists(os.path.join(kdir, 'kunit_parser.py')):
+            sys.exit(f'{kdir}/kunit_parser.py is missing: the bench reads its guests\' KTAP with the '
+                     "kernel tree's parser; unpack the base with 'make base' (common/tree.sh base)")
+        sys.path.insert(0, kdir)
+        import kunit_parser as kp
+        import kunit_printer
+        kunit_printer.stdout._output = io.StringIO()
+        _kunit_parser = kp
+    return _kunit_parser
+
+
+_kunit_parser = None
+
+
+def read_steps(path):
+    """The bench guest's results.ktap (bench/guest.sh: one test per step),
+    parsed by the kernel's kunit_parser.py: {step: 'pass'|'fail'|'skip'|
+    'crashed'} of the steps it reports, the number of steps the plan
+    promised that it does not report (the guest stopped before them), and
+    the parser's error count."""
+    kp = kunit_parser()
+    with open(path) as f:
+        test = kp.parse_run_tests(f.readlines())
+    names = {kp.TestStatus.SUCCESS: 'pass', kp.TestStatus.FAILURE: 'fail',
+             kp.TestStatus.SKIPPED: 'skip'}
+    steps = {t.name: names.get(t.status, 'crashed') for t in test.subtests if t.name}
+    return steps, sum(1 for t in test.subtests if not t.name), test.counts.errors
 
 
 # ------------------------------------------------------------ the run
@@ -183,6 +253,7 @@ class Run:
         self.control = CONTROL if CONTROL in self.variants else self.variants[0]
         self.others = [v for v in self.variants if v != self.control]
         self.boots = {}     # (device, variant) -> {repeat: boot dir}
+        self._steps = {}    # boot dir -> its results.ktap steps
         self.rows = {}      # (device, variant, point) -> {repeat: metrics}
         for d in self.devices:
             for v in self.variants:
@@ -206,6 +277,14 @@ class Run:
     def _row(self, rdir, point):
         out = os.path.join(rdir, 'share', 'out')
         path = os.path.join(out, point + '.json')
+        ktap = os.path.join(out, 'results.ktap')
+        if os.path.exists(ktap):    # boots from before job files have none
+            if rdir not in self._steps:
+                self._steps[rdir] = read_steps(ktap)[0]
+            st = self._steps[rdir].get(point)
+            if st != 'pass':
+                sys.exit(f'{ktap}: point {point} is {st or "not reported"}, but the boot is marked '
+                         'complete (its job differs from meta.txt: rerun it)')
         if not os.path.exists(path):
             sys.exit(f'{path} is missing: the boot is marked complete but has no data for this '
                      'point (its job differs from meta.txt: rerun it)')

@@ -465,6 +465,36 @@ class Report:
               '| device | kernel | points | slabs x objects per slab x object size |', '|---|---|---|---|']
         L += rows
         L.append('')
+        self.inflight()
+
+    def inflight(self):
+        """The sg pool memory with commands really in flight (INFLIGHT)."""
+        m, L = self.m, self.lines
+        rows = []
+        for d in m.devices:
+            for v in m.variants:
+                out = m.out(d, v)
+                for p in m.meta.get('inflight', []):
+                    x = model.read_inflight(out, p) if out else None
+                    if x is None:
+                        continue
+                    held = ', '.join(f'{k} +{a} x {sz} B' for k, (a, sz, _) in sorted(x['caches'].items())) or 'none'
+                    per = num(x['per_command']) if x['per_command'] is not None else 'n/a'
+                    rows.append(f"| {d} | {p} | {v} | {x['inflight']} | {held} | {per} |")
+        if not rows:
+            return
+        ns = m.meta.get('inflight_ndelay_ns', ['?'])[0]
+        L += ['## sg pool memory with commands in flight', '',
+              f'An extra, unmeasured run of each `INFLIGHT` point with scsi_debug completing every command '
+              f'{ns} ns after it arrived (`ndelay`), so the queue depth is really in flight: '
+              '`/proc/slabinfo` before it, and during it the snapshot with the most commands in flight '
+              '(`/sys/block/<disk>/inflight`, the lower of the reads around the snapshot). The objects the '
+              'sg pools gained, per cache, and their bytes over the commands in flight. SLUB counts whole '
+              'slabs, so a pool grows by whole slabs and free objects of slabs it already had are not seen: '
+              'the figure is good to about one slab per cache over the commands in flight. DECISION.md '
+              'sets it against the computed memory per command.', '',
+              '| device | point | kernel | commands in flight | pool objects added | bytes per command |',
+              '|---|---|---|---|---|---|'] + rows + ['']
 
     def microbench(self):
         m, L = self.m, self.lines

@@ -18,6 +18,11 @@
 #   PAR=<guests at once> (default: one per core in icount mode, else 1)
 #   PERF="fake:read-1M-qd32 real:read-1M-qd32"  points also profiled with
 #                         perf record -a -e cpu-clock -g in the guest
+#   INFLIGHT="read-4k-qd32 read-1M-qd32 read-4M-qd32"  points also run, in the
+#                         first fake boot of each kernel, with scsi_debug's
+#                         completion delayed by INFLIGHT_NS (10000000: 10 ms),
+#                         so the queue depth is really in flight, for the
+#                         sg pool memory a command holds; "" for none
 #   CEIL="read-4k-qd32 read-64k-qd32 read-1M-qd32 read-4M-qd32"  points also
 #                         run on null_blk in the first fake boot of each
 #                         kernel (the block layer without SCSI); "" for none
@@ -30,16 +35,19 @@
 #   RUN_ID=<name>         (default: date-based); results/<run-id>/ is the output
 #                         (SGB_RESULTS=<dir> puts it under <dir> instead).
 #
-# Each boot runs one variant on one device setting, every point once (in an
-# order shuffled per repeat, see plan()), with
-# fio's random seed set from the repeat number.  Boots are ordered
-# A B A B ... so drift on a shared machine hits both alike (wall-clock
-# modes); in icount mode guest time counts instructions and PAR guests run
-# at once.  Raw files: results/<run-id>/raw/<device>/<variant>/r<N>/ (the
-# qemu/run.sh output directory: run.info, console.log, share/out/*.json ...).
-# A boot is kept only when it passed (RESULT = pass, written last); a rerun
-# with the same RUN_ID skips the kept boots whose job (plan and mode) is
-# this run's, and runs the rest.
+# The run description, meta.txt (matrix, kernels, project commit), is
+# written first.  Each boot runs one variant on one device setting, every
+# point once (in an order shuffled per repeat, see job() in bench/lib.sh),
+# with fio's random seed set from the repeat number.  What a boot does is
+# its job file (job()), which the host hands to the guest (qemu/run.sh -j)
+# and the image's static bench script (bench/guest.sh) runs.  Boots are
+# ordered A B A B ... so drift on a shared machine hits both alike
+# (wall-clock modes); in icount mode guest time counts instructions and PAR
+# guests run at once.  Raw files: results/<run-id>/raw/<device>/<variant>/r<N>/
+# (the qemu/run.sh output directory: run.info, console.log, share/job,
+# share/out/*.json ...).  A boot is kept only when it passed (RESULT =
+# pass, written last); a rerun with the same RUN_ID keeps the kept boots
+# whose job file is this run's, byte for byte, and runs the rest.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/common/lib.sh"
@@ -51,6 +59,8 @@ read -r -a bss <<<"${BS:-4k 64k 1M 4M}"
 read -r -a qds <<<"${QD:-1 32}"
 read -r -a perfs <<<"${PERF-fake:read-1M-qd32 real:read-1M-qd32}"
 read -r -a ceils <<<"${CEIL-read-4k-qd32 read-64k-qd32 read-1M-qd32 read-4M-qd32}"
+read -r -a inflights <<<"${INFLIGHT-read-4k-qd32 read-1M-qd32 read-4M-qd32}"
+inflight_ns=${INFLIGHT_NS:-10000000}
 engine=${ENGINE:-io_uring}
 repeats=${REPEATS:-3}
 runtime=${RUNTIME:-300ms}
@@ -58,7 +68,8 @@ ramp=${RAMP:-100ms}
 floor=${FLOOR:-0.4}
 [[ $floor =~ ^[0-9]*\.?[0-9]+$ ]] || die "FLOOR must be a percentage, e.g. 0.4, not '$floor'"
 mode=${MODE:-icount}
-case ${MICROBENCH:-1} in 0|1) ;; *) die "MICROBENCH must be 0 or 1, not '$MICROBENCH'" ;; esac
+microbench=${MICROBENCH:-1}
+case $microbench in 0|1) ;; *) die "MICROBENCH must be 0 or 1, not '$microbench'" ;; esac
 case ${DECISION:-1} in 0|1) ;; *) die "DECISION must be 0 or 1, not '$DECISION'" ;; esac
 [ "$mode" = auto ] && mode=icount
 run_id=${RUN_ID:-$(date -u +%Y%m%d-%H%M%S)-$mode}
@@ -77,6 +88,11 @@ for p in "${ceils[@]}"; do
 	[[ $p =~ ^(rand)?(read|write)-[0-9]+[kKmM]-qd[1-9][0-9]*$ ]] ||
 		die "bad CEIL point '$p': use <rw>-<bs>-qd<depth>, e.g. read-1M-qd32"
 done
+for p in "${inflights[@]}"; do
+	[[ $p =~ ^(rand)?(read|write)-[0-9]+[kKmM]-qd[1-9][0-9]*$ ]] ||
+		die "bad INFLIGHT point '$p': use <rw>-<bs>-qd<depth>, e.g. read-4M-qd32"
+done
+[[ $inflight_ns =~ ^[1-9][0-9]{0,8}$ ]] || die "INFLIGHT_NS must be a delay in ns below 1 s, e.g. 10000000, not '$inflight_ns'"
 for qd in "${qds[@]}"; do
 	[[ $qd =~ ^[1-9][0-9]*$ ]] || die "bad queue depth '$qd': a positive integer"
 done
@@ -148,8 +164,8 @@ mkdir -p "$out/raw"
 	echo "ramp $ramp"
 	echo "floor_target $floor"
 	echo "devices ${devices[*]}"
-	echo "device_real scsi_debug dev_size_mb=1024 delay=0"
-	echo "device_fake scsi_debug dev_size_mb=1024 delay=0 fake_rw=1"
+	echo "device_real $(disk_of real)"
+	echo "device_fake $(disk_of fake)"
 	echo "device_virtio qemu virtio-scsi-pci num_queues=<cpus> virtqueue_size=1024, scsi-hd on null-co read-zeroes=on 4G"
 	echo "device_pvscsi qemu pvscsi, scsi-hd on null-co read-zeroes=on 4G"
 	[ "$mode" = icount ] && echo "device_qemu_note guest idle=poll (icount mode; QEMU disks complete in host time)"
@@ -157,76 +173,14 @@ mkdir -p "$out/raw"
 	for p in "${perfs[@]}"; do echo "perf $p"; done
 	echo "perf_delay_ms $perf_delay"
 	for p in "${ceils[@]}"; do echo "ceil $p"; done
+	for p in "${inflights[@]}"; do echo "inflight $p"; done
+	echo "inflight_ndelay_ns $inflight_ns"
 	echo "variants ${variants_list[*]}"
+	for v in "${variants_list[@]}"; do echo "kernel_$v $(kernel_id "$v")"; done
 	echo "base $(base_desc)"
 	echo "qemu $(qemu-system-x86_64 --version | head -n 1)"
 	echo "host_cpu $(sed -n 's/^model name\t*: //p' /proc/cpuinfo | head -n 1)"
 } >"$out/meta.txt"
-
-# plan DEVICE: the guest plan of one boot.  Per point: the disk's block
-# stat before and after it (the size of the requests that reached the
-# disk), and fio json+.  Outside the
-# measured runs: the microbenchmark (first repeat only: in icount mode its
-# figures do not change between boots), perf at the PERF points, and, in the
-# first repeat only: the sg pool slab objects in use at the 4M points (an
-# extra fio run polled from the shell, so the measured run is not
-# disturbed) and, on the fake device, the ceilings: the CEIL points on
-# null_blk (no SCSI, no scatterlist) and the guest's memory copy bandwidth
-# (perf bench mem memcpy).
-#
-# The points run in an order shuffled per repeat (the same for every kernel
-# and device in that repeat): the cost of an I/O depends a little on what ran
-# before it (the physical layout of fio's buffers, slab state), and a fixed
-# order would turn that into a bias; shuffled, it shows as spread.
-plan() {
-	local dev=$1 r=$2 params="dev_size_mb=1024 delay=0" p rw bs qd order
-	[ "$dev" = fake ] && params="$params fake_rw=1"
-	mapfile -t order < <(printf '%s\n' "${points[@]}" |
-		awk -v s="$r" 'BEGIN { srand(s) } { printf "%.9f\t%s\n", rand(), $0 }' | sort -n | cut -f 2-)
-	echo '#!/bin/sh'
-	echo "echo $r >\"\$SGB_SHARE/seed\""
-	echo '. "$SGB_SHARE/lib.sh"'
-	echo 'set -e'
-	case $dev in
-	virtio|pvscsi) echo "disk=\$(qdisk $dev)" ;;
-	*) echo "disk=\$(sd_load $params)" ;;
-	esac
-	echo 'seed=$(cat "$SGB_SHARE/seed")'
-	echo 'cp /proc/kallsyms "$SGB_OUT/kallsyms"'
-	[ "${MICROBENCH:-1}" = 1 ] &&
-		echo 'if [ "$seed" = 1 ]; then if modprobe sg_api_bench; then cp /sys/kernel/debug/sg_api_bench/results.json "$SGB_OUT/microbench.json"; rmmod sg_api_bench; else echo "bench: modprobe sg_api_bench failed (above): no microbenchmark in this boot" >&2; fi; fi'
-	for p in "${order[@]}"; do
-		rw=${p%%-*} bs=${p#*-} bs=${bs%-qd*} qd=${p##*-qd}
-		local fio="fio --name=$p --filename=/dev/\$disk --direct=1 --ioengine=$engine --rw=$rw --bs=$bs --iodepth=$qd --time_based --runtime=$(window "$dev" "$bs" "$runtime" "$floor")ms --ramp_time=$ramp --randseed=\$seed --lat_percentiles=1 --output-format=json+"
-		echo "block_stat \$disk >\$SGB_OUT/$p.blockstat0"
-		echo "$fio --output=\$SGB_OUT/$p.json"
-		echo "block_stat \$disk >\$SGB_OUT/$p.blockstat"
-		[ "$bs" = 4M ] && echo "[ \"\$seed\" != 1 ] || slab_peak \$SGB_OUT/$p.slabinfo $fio --output=/dev/null"
-		for pp in "${perfs[@]}"; do
-			[ "$pp" = "$dev:$p" ] || continue
-			# perf.data goes to tmpfs first: writing it to the 9p share
-			# while recording would put 9p in the profile
-			# -D: start sampling after fio's start-up and ramp
-			echo "perf record -q -a -g -e cpu-clock -F 4999 -D $perf_delay -o /tmp/$p.perf.data -- $fio --output=/dev/null >\$SGB_OUT/$p.perf.log 2>&1"
-			echo "perf report -q -i /tmp/$p.perf.data --stdio --no-children --sort sym -g none --percent-limit 0.3 -t '|' >\$SGB_OUT/$p.perf.txt"
-			echo "mv /tmp/$p.perf.data \$SGB_OUT/$p.perf.data"
-		done
-	done
-	[ "$dev" = fake ] || return 0
-	[ ${#ceils[@]} -gt 0 ] || return 0
-	echo '[ "$seed" = 1 ] || exit 0'
-	echo 'nb=$(nullb_load)'
-	for p in "${ceils[@]}"; do
-		rw=${p%%-*} bs=${p#*-} bs=${bs%-qd*} qd=${p##*-qd}
-		echo "fio --name=null-$p --filename=/dev/\$nb --direct=1 --ioengine=$engine --rw=$rw --bs=$bs --iodepth=$qd --time_based --runtime=$runtime --ramp_time=$ramp --randseed=\$seed --output-format=json --output=\$SGB_OUT/ceil-null-$p.json"
-	done
-	echo 'perf bench mem memcpy -s 1MB -l 20 -f all >$SGB_OUT/ceil-memcpy.txt 2>&1'
-	echo 'grep -m 1 "^flags" /proc/cpuinfo >$SGB_OUT/ceil-cpuflags.txt'
-}
-
-for r in $(seq 1 "$repeats"); do
-	for d in "${devices[@]}"; do plan "$d" "$r" >"$out/plan-$d-r$r.sh"; done
-done
 
 total=${#jobs_list[@]}
 
@@ -250,7 +204,7 @@ boot() {
 	esac
 	# qemu/run.sh's own messages go beside the boot (run.stderr), not to
 	# the terminal the progress lines share
-	if ! "$top/qemu/run.sh" -v "$v" -p "$out/plan-$d-r$r.sh" -o "$tmp" -m "$mode" -M 2048 -t "${TIMEOUT:-1800}" "${disks[@]}" 2>"$tmp.stderr"; then
+	if ! "$top/qemu/run.sh" -v "$v" -j "$out/raw/$d/$v/.r$r.job" -o "$tmp" -m "$mode" -M 2048 -t "${TIMEOUT:-1800}" "${disks[@]}" 2>"$tmp.stderr"; then
 		local why
 		if [ -f "$tmp/RESULT" ]; then
 			why=$(cat "$tmp/RESULT")
@@ -261,6 +215,7 @@ boot() {
 		return 1
 	fi
 	mv "$tmp.stderr" "$tmp/run.stderr"
+	rm -f "$out/raw/$d/$v/.r$r.job"
 	rm -rf "$dir"
 	mv "$tmp" "$dir"
 }
@@ -304,13 +259,16 @@ note "bench: ${#points[@]} points x ${#devices[@]} devices x ${#variants_list[@]
 for j in "${jobs_list[@]}"; do
 	read -r d v r <<<"$j"
 	n=$((n + 1))
-	case $(job_state "$out/raw/$d/$v/r$r" "$out/plan-$d-r$r.sh" "$mode") in
+	mkdir -p "$out/raw/$d/$v"
+	job "$d" "$v" "$r" >"$out/raw/$d/$v/.r$r.job"
+	case $(job_state "$out/raw/$d/$v/r$r" "$out/raw/$d/$v/.r$r.job") in
 	kept)
 		note "[$n/$total] $d $v repeat $r: already complete, kept"
 		kept=$((kept + 1))
+		rm "$out/raw/$d/$v/.r$r.job"
 		continue
 		;;
-	stale) note "[$n/$total] $d $v repeat $r: complete, but its job differs from this run's (plan or mode): run again" ;;
+	stale) note "[$n/$total] $d $v repeat $r: complete, but its job differs from this run's ($(job_diff "$out/raw/$d/$v/r$r" "$out/raw/$d/$v/.r$r.job")): run again" ;;
 	esac
 	while [ "$running" -ge "$par" ]; do
 		wait -n || true

@@ -1,8 +1,13 @@
 #!/bin/bash
-# deps.sh [plugin] - install the Debian 12 packages sgbench needs (as root),
-# or print the exact command to run (otherwise).  Quiet when everything is
-# there.  With "plugin": what the TCG plugins (qemu/plugin/) need besides,
-# which make test and make bench do not.
+# deps.sh [plugin|multihost] - install the Debian 12 packages sgbench needs
+# (as root), or print the exact command to run (otherwise).  Quiet when
+# everything is there.  With "plugin": what the TCG plugins (qemu/plugin/)
+# need besides, which make test and make bench do not.  With "multihost":
+# what spreading a bench run over hosts needs (GNU parallel, ssh, rsync) and
+# the self-test of that recipe (make bench-multihost-selftest), which runs
+# an sshd of its own on 127.0.0.1: openssh-server.  Note that on a machine
+# that runs systemd, Debian's openssh-server package also enables and starts
+# its own ssh.service on port 22 (the self-test does not use that one).
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/common/lib.sh"
@@ -40,7 +45,8 @@ plugin)
 	pkgs=(libglib2.0-dev pkg-config dpkg-dev)
 	add_deb_src
 	;;
-*) die "usage: common/deps.sh [plugin]" ;;
+multihost) pkgs=(parallel openssh-client openssh-server rsync) ;;
+*) die "usage: common/deps.sh [plugin|multihost]" ;;
 esac
 
 missing=()

@@ -99,6 +99,16 @@ copy_libs() {
 	done
 }
 
+# The static guest scripts every guest image carries, and
+# guest_scripts_into ROOT, which installs them under ROOT/usr/lib/sgbench/:
+# lib.sh, the helpers plans source ($SGB_LIB in the guest), and bench.sh,
+# what the guest runs on a bench job (qemu/run.sh -j).
+guest_scripts=("$top/common/image/guest-lib.sh" "$top/bench/guest.sh")
+guest_scripts_into() {
+	install -D -m 0644 "$top/common/image/guest-lib.sh" "$1/usr/lib/sgbench/lib.sh" &&
+		install -D -m 0644 "$top/bench/guest.sh" "$1/usr/lib/sgbench/bench.sh"
+}
+
 # make_cpio DIR OUT: an initramfs archive (newc, owned by root, sorted and
 # with inode numbers renumbered and no device numbers, so the bytes do not
 # depend on directory order or the host's filesystem) of DIR's contents,
@@ -109,15 +119,14 @@ make_cpio() {
 }
 
 # plan_cpio PLAN TMPDIR OUT: the archive qemu/run.sh -l appends to the
-# initramfs, /sgb-local/plan.sh and /sgb-local/lib.sh (TMPDIR is made and
-# left for it).  The same bytes every time for the same plan: the files'
+# initramfs, /sgb-local/plan.sh (TMPDIR is made and left for it; the plan
+# sources the image's own $SGB_LIB).  The same bytes every time for the same plan: the files'
 # mtimes are set to 0 and make_cpio renumbers inodes, because the kernel
 # parses each header field digit by digit and a new mtime alone would change
 # the instructions an icount boot runs.
 plan_cpio() {
 	rm -rf "$2" && mkdir -p "$2/sgb-local" &&
 		cp "$1" "$2/sgb-local/plan.sh" &&
-		cp "$top/common/image/guest-lib.sh" "$2/sgb-local/lib.sh" &&
 		find "$2" -exec touch -h -d @0 {} + &&
 		make_cpio "$2" "$3"
 }

@@ -1,7 +1,7 @@
 #!/bin/bash
 # run.sh - boot one variant's kernel in QEMU, run a plan, judge the result.
 #
-#   qemu/run.sh -v VARIANT -p PLAN -o OUTDIR [-m MODE] [-t SECONDS]
+#   qemu/run.sh -v VARIANT (-p PLAN | -j JOB) -o OUTDIR [-m MODE] [-t SECONDS]
 #               [-c CPUS] [-M MEM_MB] [-a "KERNEL ARGS"] [-i IMAGE] [-s]
 #               [-w ALLOWED_REPORT_REGEX] [-d DISKS] [-f debug]
 #               [-P PLUGIN,ARG=VALUE,...] [-l] [-I]
@@ -13,13 +13,13 @@
 #       maps through the DMA API as well.  Needs a kernel with INTEL_IOMMU
 #       (the debug kernels: common/debug.config).
 #
-# -l:   the plan travels inside the initramfs (a cpio of plan.sh and lib.sh
-#       appended to the image for this boot) and the guest runs it before it
-#       mounts the 9p share, in /tmp, with $SGB_OUT a tmpfs directory copied
+# -l:   the plan travels inside the initramfs (a cpio of plan.sh appended
+#       to the image for this boot; it sources the image's $SGB_LIB) and the
+#       guest runs it before it mounts the 9p share, in /tmp, with $SGB_OUT a tmpfs directory copied
 #       to OUTDIR/share/out afterwards: nothing before the plan's end waits
 #       on the host, so an icount boot is the same instruction for
 #       instruction on a rerun (the share's 9p requests complete in host
-#       time).  Needs a plan that reads nothing from the share but lib.sh.
+#       time).  Needs a plan that reads nothing from the share.
 # -P:   load a TCG plugin of qemu/plugin/ (built by qemu/plugin/build.sh into
 #       build/plugin/libPLUGIN.so) with its arguments, e.g.
 #       -P insncount,out=/path/counts.txt,mark=0xffffffff81234560.  TCG and
@@ -38,7 +38,11 @@
 #       date, so the guest's wall clock does not come from the host's).
 # PLAN: a shell script the guest runs from the 9p share (tag "sgb"), with
 #       $SGB_OUT the directory where it writes its results; it appears on
-#       the host as OUTDIR/share/out.
+#       the host as OUTDIR/share/out.  Plans source the guest helpers the
+#       image carries: . "$SGB_LIB" (common/image/guest-lib.sh).
+# JOB:  instead of a plan, a bench job file (bench/run.sh writes it, see
+#       bench/guest.sh): copied into the share as "job", and the guest runs
+#       the image's static bench script on it.
 # -s:   interactive: the console is this terminal (make shell).
 # DISKS: QEMU-emulated SCSI disks, a comma-separated list of HBA=BACKING:
 #       HBA virtio (virtio-scsi-pci, one request queue per vCPU, 1024-entry
@@ -65,11 +69,12 @@ set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/common/lib.sh"
 
-variant='' plan='' out='' mode=auto timeout_s=600 cpus='' mem=1536 extra='' shell=no image=busybox allowed='' disks='' flavour='' plugin='' local_plan=no iommu=no
-while getopts 'v:p:o:m:t:c:M:a:i:w:d:f:P:slI' opt; do
+variant='' plan='' job='' out='' mode=auto timeout_s=600 cpus='' mem=1536 extra='' shell=no image=busybox allowed='' disks='' flavour='' plugin='' local_plan=no iommu=no
+while getopts 'v:p:j:o:m:t:c:M:a:i:w:d:f:P:slI' opt; do
 	case $opt in
 	v) variant=$OPTARG ;;
 	p) plan=$OPTARG ;;
+	j) job=$OPTARG ;;
 	o) out=$OPTARG ;;
 	m) mode=$OPTARG ;;
 	t) timeout_s=$OPTARG ;;
@@ -89,7 +94,12 @@ while getopts 'v:p:o:m:t:c:M:a:i:w:d:f:P:slI' opt; do
 done
 check_variant "$variant"
 [ -n "$out" ] || die "no output directory (-o)"
-[ -n "$plan" ] && [ -f "$plan" ] || die "plan '$plan' does not exist (-p)"
+if [ -n "$job" ]; then
+	[ -z "$plan" ] || die "give a plan (-p) or a bench job (-j), not both"
+	[ -f "$job" ] || die "job file '$job' does not exist (-j)"
+else
+	[ -n "$plan" ] && [ -f "$plan" ] || die "plan '$plan' does not exist (-p)"
+fi
 qemu=${SGB_QEMU:-qemu-system-x86_64}
 command -v "$qemu" >/dev/null || die "$qemu not found: run 'make deps' (installs qemu-system-x86)"
 case $flavour in
@@ -183,15 +193,19 @@ done
 local_files=()
 if [ "$local_plan" = yes ]; then
 	[ "$shell" = no ] || die "-l and -s do not go together (the local plan runs before the shell)"
+	[ -z "$job" ] || die "-l takes a plan (-p), not a bench job (-j)"
 	plan_cpio "$plan" "$out/local" "$out/local.cpio" || die "cannot build the plan archive $out/local.cpio for -l (above)"
 	cat "$initrd" "$out/local.cpio" >"$out/initrd.cpio"
 	initrd=$out/initrd.cpio
 	local_files=("$out/initrd.cpio" "$out/local.cpio")
 fi
 trap 'rm -f "${disk_files[@]}" "${cd_files[@]}" "${local_files[@]}"' EXIT
-cp "$plan" "$out/share/plan.sh"
-cp "$top/common/image/guest-lib.sh" "$out/share/lib.sh"
-chmod +x "$out/share/plan.sh"
+if [ -n "$job" ]; then
+	cp "$job" "$out/share/job"
+else
+	cp "$plan" "$out/share/plan.sh"
+	chmod +x "$out/share/plan.sh"
+fi
 {
 	echo "variant $variant"
 	echo "image $image"

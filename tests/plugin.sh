@@ -52,7 +52,7 @@ fio="fio --name=p --filename=/dev/\$disk --direct=1 --ioengine=io_uring --rw=ran
 {
 	cat <<EOF
 #!/bin/sh
-. "\$SGB_SHARE/lib.sh"
+. "\$SGB_LIB"
 set -e
 disk=\$(sd_load dev_size_mb=64 delay=0 fake_rw=1)
 cp /proc/kallsyms "\$SGB_OUT/kallsyms"

@@ -138,13 +138,31 @@ phase_done "test rig" "$tg"
 tg=$(date +%s)
 bench_small() {  # PAR RUN_ID [VAR=value ...]
 	env SGB_RESULTS="$runs/bench" MODE=icount DEVICES=fake RW=randread BS="4k 1M" QD=1 REPEATS=1 \
-		RUNTIME=300ms RAMP=50ms PERF="" CEIL="" MICROBENCH=0 DECISION=0 PAR="$1" RUN_ID="$2" "${@:3}" \
+		RUNTIME=300ms RAMP=50ms PERF="" CEIL="" INFLIGHT="" MICROBENCH=0 DECISION=0 PAR="$1" RUN_ID="$2" "${@:3}" \
 		"$top/bench/run.sh" >"$runs/bench-$2.log" 2>&1
 }
-if bench_small 1 serial && bench_small 2 parallel; then
+# the serial run also measures the sg pool memory with commands in flight
+# at read-1M-qd32 (checked below)
+if bench_small 1 serial INFLIGHT=read-1M-qd32 && bench_small 2 parallel; then
 	results_from < <("$py" "$top/tests/bench_same.py" "$runs/bench/serial" "$runs/bench/parallel")
 else
 	result bench/parallel-equals-serial failed "a bench run failed: see ${runs#"$top"/}/bench-*.log"
+fi
+# the serial run's memory with commands in flight (tests/bench_inflight.py)
+if [ -f "$runs/bench/serial/REPORT.md" ]; then
+	results_from < <("$py" "$top/tests/bench_inflight.py" "$runs/bench/serial" read-1M-qd32)
+else
+	result bench/memory-in-flight failed "the serial bench run failed: see ${runs#"$top"/}/bench-serial.log"
+fi
+# each boot ran the image's static bench script on its own job file: no
+# plan and no guest library copied into the results
+name=bench/one-job-file-per-boot-no-plan-copies
+copies=$(find "$runs/bench/serial" \( -name 'plan*' -o -name lib.sh \) -print)
+njobs=$(find "$runs/bench/serial/raw" -path '*/r[0-9]*/share/job' | wc -l)
+if [ "$njobs" -eq 2 ] && [ -z "$copies" ]; then
+	result $name passed "2 boots, 2 job files"
+else
+	result $name failed "$njobs job files for 2 boots; copies: ${copies:-none}"
 fi
 
 # a guest that dies mid-matrix (here: killed by the boot timeout): the run

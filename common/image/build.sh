@@ -9,8 +9,11 @@
 # gcc: direct I/O from buffers of scattered physical pages).
 # build/<variant>/modules.cpio: that variant's modules.
 # build/<variant>/initramfs.cpio: the two concatenated (the kernel unpacks
-# concatenated cpio archives in order).  The plan a run executes is not in
-# the image: the host hands it in through the 9p share (qemu/run.sh).
+# concatenated cpio archives in order).  The image carries the static guest
+# scripts: common/image/guest-lib.sh as /usr/lib/sgbench/lib.sh (the
+# helpers plans source) and bench/guest.sh as /usr/lib/sgbench/bench.sh
+# (what a bench job runs).  The plan a test runs is not in the image: the
+# host hands it in through the 9p share (qemu/run.sh).
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/common/lib.sh"
@@ -32,7 +35,7 @@ mkdir -p "$img"
 
 stale=no
 [ -f "$base" ] || stale=yes
-for f in "$top/common/image/init" "$top/common/image/build.sh" "$top/common/image/scatterio.c" "${tools[@]}"; do
+for f in "$top/common/image/init" "$top/common/image/build.sh" "$top/common/image/scatterio.c" "${guest_scripts[@]}" "${tools[@]}"; do
 	[ -e "$f" ] || die "$f is missing: run 'make deps' (it installs busybox-static, fio, linux-perf, sg3-utils)"
 	[ "$stale" = yes ] || [ "$f" -nt "$base" ] && stale=yes
 done
@@ -51,6 +54,7 @@ if [ "$stale" = yes ]; then
 		die "building common/image/scatterio.c failed (above): it needs gcc and libc6-dev's static libc (make deps)"
 	copy_libs "$root" "${tools[@]:1}"
 	cp "$top/common/image/init" "$root/init"
+	guest_scripts_into "$root"
 	echo "root:x:0:0:root:/root:/bin/sh" >"$root/etc/passwd"
 	echo "root:x:0:" >"$root/etc/group"
 	make_cpio "$root" "$base"

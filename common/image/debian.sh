@@ -13,7 +13,11 @@ check_variant "$variant"
 [ -d "$top/build/$variant/modules/lib/modules" ] || die "no modules for $variant: run 'make build'"
 img=$top/build/image
 base=$img/debian.cpio
-if [ ! -f "$base" ] || [ "$top/common/image/debian.sh" -nt "$base" ] || [ "$top/common/image/init" -nt "$base" ]; then
+stale=no
+for f in "$top/common/image/debian.sh" "$top/common/image/init" "${guest_scripts[@]}"; do
+	[ -f "$base" ] && [ ! "$f" -nt "$base" ] || stale=yes
+done
+if [ "$stale" = yes ]; then
 	note "building the Debian-userspace guest image (bash, coreutils, util-linux, udev)"
 	debs=$img/debs
 	mkdir -p "$debs"
@@ -45,6 +49,7 @@ if [ ! -f "$base" ] || [ "$top/common/image/debian.sh" -nt "$base" ] || [ "$top/
 	echo "root:x:0:" >"$root/etc/group"
 	printf 'disk:x:6:\ncdrom:x:24:\ntape:x:26:\nkvm:x:100:\n' >>"$root/etc/group"
 	cp "$top/common/image/init" "$root/init"
+	guest_scripts_into "$root"
 	make_cpio "$root" "$base"
 	rm -rf "$root"
 fi

@@ -1,5 +1,6 @@
-# guest-lib.sh - helpers for plans, copied into every run's share as lib.sh
-# (sourced by plans in the guest: . "$SGB_SHARE/lib.sh"; busybox sh).
+# guest-lib.sh - helpers for plans, in the guest images as
+# /usr/lib/sgbench/lib.sh (sourced by plans in the guest: . "$SGB_LIB";
+# busybox sh, or bash in the Debian image).
 
 # sd_load ARGS...: load scsi_debug with ARGS, wait for its disk, raise
 # max_sectors_kb to 4096 (sd starts at 512) and print the disk's name.
@@ -55,6 +56,32 @@ slab_peak() {
 	rm -f "$file.cur"
 	wait $pid || return 1
 	[ -f "$file" ]
+}
+
+# inflight_peak PREFIX DISK CMD...: run CMD, reading the disk's commands in
+# flight (/sys/block/DISK/inflight: reads and writes) around each copy of
+# /proc/slabinfo while it runs, and keep the snapshot with the most
+# commands in flight as PREFIX.slabinfo, that count (the lower of the two
+# reads around it) as PREFIX.inflight.  Fails if CMD fails or no snapshot
+# was taken.
+inflight_peak() {
+	local pre=$1 disk=$2 pid r w n m best=-1
+	shift 2
+	"$@" &
+	pid=$!
+	while kill -0 $pid 2>/dev/null; do
+		read -r r w </sys/block/$disk/inflight || break
+		n=$((r + w))
+		cat /proc/slabinfo >"$pre.cur" || break
+		read -r r w </sys/block/$disk/inflight || break
+		m=$((r + w))
+		[ $m -lt $n ] && n=$m
+		if [ $n -gt $best ]; then best=$n; mv "$pre.cur" "$pre.slabinfo"; echo $n >"$pre.inflight"; fi
+		sleep 0.02
+	done
+	rm -f "$pre.cur"
+	wait $pid || return 1
+	[ -f "$pre.slabinfo" ]
 }
 
 # qdisk HBA [cd]: wait for the disk (or, with cd, the CD-ROM) qemu/run.sh -d

@@ -1,6 +1,6 @@
 #!/bin/sh
-# the sg_api module's suites, timed with and without the sg_ring_blk cases
-. "$SGB_SHARE/lib.sh"
+# the sg_api module's suites, timed with and without the differential cases
+. "$SGB_LIB"
 set -e
 mkdir -p "$SGB_OUT/kunit0" "$SGB_OUT/kunit"
 for cases in 0 default; do

@@ -2,7 +2,7 @@
 # Protection information and SCSI error paths (guest plan).  Writes one line
 # per check to $SGB_OUT/results.tsv: "name<TAB>passed|failed<TAB>why";
 # tests/run.sh also fails any expected check that has no line.
-. "$SGB_SHARE/lib.sh"
+. "$SGB_LIB"
 res=$SGB_OUT/results.tsv
 : >"$res"
 check() { # check NAME STATUS WHY

@@ -18,7 +18,7 @@
 # One line per check in $SGB_OUT/results.tsv: "name<TAB>passed|failed<TAB>why";
 # the fio JSON of the verify runs is int-*.json (the reliability report
 # sums them), and $SGB_OUT/complete is written last.
-. "$SGB_SHARE/lib.sh"
+. "$SGB_LIB"
 res=$SGB_OUT/results.tsv
 : >"$res"
 check() { # check NAME STATUS WHY

@@ -21,7 +21,7 @@
 # the image's (qemu/run.sh writes it in the share).
 # One line per check in $SGB_OUT/results.tsv: "name<TAB>passed|failed<TAB>why";
 # $SGB_OUT/complete is written last.
-. "$SGB_SHARE/lib.sh"
+. "$SGB_LIB"
 res=$SGB_OUT/results.tsv
 : >"$res"
 check() { # check NAME STATUS WHY

@@ -4,7 +4,7 @@
 # requests carry 256 and 1024 segments (scsi_debug's clustering=0 keeps every
 # page its own segment), i.e. more than one 128-entry chunk.  Results are
 # files in $SGB_OUT, judged on the host by tests/check_guest.py.
-. "$SGB_SHARE/lib.sh"
+. "$SGB_LIB"
 set -e
 # the KUnit suites of the sg_api module (a module: its DMA-failure case
 # provokes a dma-direct WARN, which must not taint every other boot):

@@ -2,6 +2,7 @@
 and the renderer (bench/decision.py) on a small fixture run."""
 import os
 import shutil
+import subprocess
 import sys
 import tempfile
 import unittest
@@ -73,13 +74,39 @@ class ParserTest(unittest.TestCase):
                          ['__sg_alloc_table', 'sg_init_table'])
 
     def test_ctags_drops_guards_and_asserts_and_names_fields_by_struct(self):
-        got = decision.parse_ctags('\n'.join(l.split('|', 1)[1] for l in raw('ctags-sg_ring.txt').splitlines()))
+        got = decision.parse_ctags(decision.ctags_json(raw('ctags-sg_ring.json')))
         names = [n for _, n in got]
         self.assertNotIn('_LINUX_SG_RING_H', names)
         self.assertNotIn('offsetof', names)
         self.assertIn(('struct field', 'sg_ring.num'), got)
         self.assertIn(('struct field', 'request::(anon).queuelist'), got)
         self.assertIn(('macro', 'sg_ring_for_each'), got)
+
+    def test_ctags_json_and_the_old_text_give_the_same_surface(self):
+        # Universal Ctags on one header, as collect runs it (JSON), and as
+        # runs before JSON kept it (-x --_xformat): the two readers agree
+        hdr = ('#ifndef _LINUX_X_H\n#define _LINUX_X_H\n#define x_for_each(r) for (;;)\n'
+               'struct x { unsigned int num; union { int a; long b; }; };\n'
+               'static_assert(offsetof(struct x, num) == 0);\n'
+               'static inline int x_len(struct x *r) { return r->num; }\nvoid x_free(struct x *r);\n#endif\n')
+        tmp = tempfile.mkdtemp()
+        try:
+            path = os.path.join(tmp, 'x.h')
+            with open(path, 'w') as f:
+                f.write(hdr)
+            ctags = ['ctags', '--kinds-C=dfmpstuv', '-o', '-']
+            js = subprocess.run(ctags + ['--output-format=json', path], stdout=subprocess.PIPE, check=True,
+                                text=True).stdout
+            tx = subprocess.run(ctags + ['-x', '--_xformat=%K|%N|%s|%C', path], stdout=subprocess.PIPE,
+                                check=True, text=True).stdout
+        finally:
+            shutil.rmtree(tmp)
+        got = decision.parse_ctags(decision.ctags_json(js))
+        self.assertEqual(got, decision.parse_ctags(decision.ctags_xformat(
+            ''.join('x.h|' + ln + '\n' for ln in tx.splitlines()))))
+        self.assertEqual([n for _, n in got if not n.startswith('x::')],
+                         ['x_free', 'x_len', 'x_for_each', 'x.num'])
+        self.assertEqual(len([n for _, n in got if n.startswith('x::(anon)')]), 2)
 
     def test_sg_tablesize_values_resolved_or_reported_unknown(self):
         ts = decision.parse_tablesize(raw('sg_tablesize-base.txt'))
@@ -148,6 +175,38 @@ class RenderTest(unittest.TestCase):
     def test_run_without_the_semantic_patch_says_so(self):
         os.remove(os.path.join(self.run, 'raw', 'decision', 'cocci-sg_ring.diff'))
         self.assertIn('The semantic patch was not run in this run', self.render())
+
+    def inflight(self, variant, added):
+        """An inflight measurement of read-4M-qd32 with 32 commands in
+        flight: the fixture's slabinfo before, and with ADDED {cache:
+        objects} more active during it."""
+        out = os.path.join(self.run, 'raw', 'real', variant, 'r1', 'share', 'out')
+        with open(os.path.join(out, 'read-4M-qd32.slabinfo')) as f:
+            base = f.read().splitlines(True)
+        peak = []
+        for ln in base:
+            p = ln.split()
+            if p and p[0] in added:
+                ln = ln.replace(f'{p[0]:<17} {p[1]:>6} {p[2]:>6}',
+                                f'{p[0]:<17} {int(p[1]) + added[p[0]]:>6} {int(p[2]) + added[p[0]]:>6}', 1)
+                self.assertIn(str(int(p[1]) + added[p[0]]), ln)
+            peak.append(ln)
+        for name, text in (('slab0', ''.join(base)), ('slabinfo', ''.join(peak)), ('inflight', '32\n')):
+            with open(os.path.join(out, 'read-4M-qd32.inflight.' + name), 'w') as f:
+                f.write(text)
+
+    def test_memory_measured_in_flight_against_computed(self):
+        # 1024 segments on sg_ring: 8 x sgring-127 + 1 x sgring-7 a command,
+        # 33024 pool bytes; 32 commands in flight hold 256 + 32 objects
+        self.inflight('sg_ring', {'sgring-127': 256, 'sgring-7': 32})
+        text = self.render()
+        self.assertIn('| sg_ring | read-4M-qd32 | 1024 | 32 | 33024 | 33024 |', text)
+        self.assertIn('measured with commands in flight: read-4M-qd32 per command: sg_ring 33024 B '
+                      '(computed 33024, agrees)', text)
+        # half of it is not one slab off: it does not agree
+        self.inflight('sg_ring', {'sgring-127': 128, 'sgring-7': 32})
+        text = self.render()
+        self.assertIn('| sg_ring | read-4M-qd32 | 1024 | 32 | 16640 | 33024 | 1152 | NO |', text)
 
     def test_same_raw_files_same_bytes(self):
         first = self.render()

@@ -95,6 +95,16 @@ class MetricsTest(unittest.TestCase):
         self.assertEqual(top[0], (28.81, 'idle loop (pvm_irq_enable)'))
         self.assertEqual(top[1], (6.78, '0x000000000013f776'))
 
+    def test_perf_report_with_fields_and_separator(self):
+        # perf report -q --stdio --no-children --sort sym -F overhead,sym -g none -t '|'
+        # (host perf 6.1, as bench/guest.sh runs it), and its first line
+        # with a kernel symbol that is idle
+        top = model.read_perf(os.path.join(DATA, 'perf-report-F-t.txt'), {'PyErr_Format'})
+        self.assertEqual(top[0], (4.05, 'PyDict_SetDefault'))
+        self.assertEqual(top[1], (1.35, 'idle loop (PyErr_Format)'))
+        with open(os.path.join(DATA, 'perf-report-F-t.txt')) as f:
+            self.assertEqual(len(top), sum(1 for ln in f if ln.strip()))
+
     def test_slabinfo_reads_slabs_and_objects_per_slab(self):
         s = model.read_slabinfo(os.path.join(DATA, 'decision-run', 'raw', 'real', 'sg_ring', 'r1',
                                              'share', 'out', 'read-4M-qd32.slabinfo'))

@@ -28,7 +28,7 @@
 # One line per check in $SGB_OUT/results.tsv; figures in figures.tsv
 # (scenario<TAB>key<TAB>value); fio JSON as int-iommu-*.json; $SGB_OUT/complete
 # is written last.
-. "$SGB_SHARE/lib.sh"
+. "$SGB_LIB"
 res=$SGB_OUT/results.tsv fig=$SGB_OUT/figures.tsv
 : >"$res"
 : >"$fig"

@@ -11,7 +11,7 @@
 #   int-*.json    fio JSON of every data-integrity run (GiB written/verified)
 #   kmemleak.txt  what kmemleak reports after the suite (judged on the host)
 #   complete      written last: without it the run is not complete
-. "$SGB_SHARE/lib.sh"
+. "$SGB_LIB"
 level=fast
 grep -q 'sgb.rel=full' /proc/cmdline && level=full
 res=$SGB_OUT/results.tsv fig=$SGB_OUT/figures.tsv

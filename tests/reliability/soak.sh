@@ -14,7 +14,7 @@
 # Writes results.tsv and figures.tsv as the other plans, int-soak-*.json
 # (fio JSON: the reliability report sums it), soak.tsv (one line per round:
 # round, disks, MiB written, seconds, fio arguments) and complete, last.
-. "$SGB_SHARE/lib.sh"
+. "$SGB_LIB"
 res=$SGB_OUT/results.tsv fig=$SGB_OUT/figures.tsv
 : >"$res"
 : >"$fig"
