@@ -99,4 +99,4 @@ check-build: base
 	@common/check-build.sh
 
 clean:
-	rm -rf build/*/obj build/*/modules build/image build/test-runs build/reliability-*
+	rm -rf build/*/obj build/*/prefix-obj build/*/modules build/image build/test-runs build/reliability-* build/check-build

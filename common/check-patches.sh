@@ -111,14 +111,15 @@ boot() {
 	if ! nice -n 5 "$top/qemu/run.sh" -v "$v" -f prefix -p "$plan" -o "$dir" -m "$mode" -t 900 -d "$disks" -a "$args" \
 		-w 'WARNING: CPU: [0-9]+ PID: [0-9]+ at [./a-z]*kernel/dma/direct.h:[0-9]+ dma_direct_map_(page|sg)' \
 		>"$dir.log" 2>&1; then
-		printf '%s/boot\tfailed\t%s\n' "$name" "$(cat "$dir/RESULT" 2>/dev/null || tail -n 1 "$dir.log")" >>"$rdir/results.tsv"
+		printf '%s/boot\tfailed\t%s\n' "$name" "$([ -f "$dir/RESULT" ] && cat "$dir/RESULT" || tail -n 1 "$dir.log")" >>"$rdir/results.tsv"
 	fi
 	if [ "$plan" = "$top/tests/guest/smoke.sh" ]; then
 		# shellcheck disable=SC2046
 		"$py" "$top/tests/check_guest.py" "$dir" "$name" $(suites) >>"$rdir/results.tsv"
+	elif [ -f "$dir/share/out/results.tsv" ]; then
+		sed "s|^|$name/|" "$dir/share/out/results.tsv" >>"$rdir/results.tsv"
 	else
-		sed "s|^|$name/|" "$dir/share/out/results.tsv" >>"$rdir/results.tsv" 2>/dev/null ||
-			printf '%s/results\tfailed\tno results.tsv: see %s\n' "$name" "${dir#"$top"/}" >>"$rdir/results.tsv"
+		printf '%s/results\tfailed\tno results.tsv: see %s\n' "$name" "${dir#"$top"/}" >>"$rdir/results.tsv"
 	fi
 }
 

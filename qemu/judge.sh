@@ -50,7 +50,7 @@ fi
 # first error unless all_errors is set, so the guest's init also leaves
 # debugfs's error_count and disabled flag in share/out/dma-api.txt.
 dma_notes='DMA-API: (preallocated [0-9]+ debug entries|debugging enabled by kernel config|dma_debug_entry pool grown to [0-9]+)'
-dma=$(grep -a -n 'DMA-API: ' "$log" 2>/dev/null | grep -a -v -E "$dma_notes" |
+dma=$(grep -a -n 'DMA-API: ' "$log" | grep -a -v -E "$dma_notes" |
 	{ if [ -n "$allowed" ]; then grep -a -v -E "$allowed"; else cat; fi; } | head -n 1)
 [ -n "$dma" ] && fail "DMA-API debug report: line $dma (see $log)"
 [ -n "$bad" ] && case $bad in

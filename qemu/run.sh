@@ -3,7 +3,7 @@
 #
 #   qemu/run.sh -v VARIANT (-p PLAN | -j JOB) -o OUTDIR [-m MODE] [-t SECONDS]
 #               [-c CPUS] [-M MEM_MB] [-a "KERNEL ARGS"] [-i IMAGE] [-s]
-#               [-w ALLOWED_REPORT_REGEX] [-d DISKS] [-f debug]
+#               [-w ALLOWED_REPORT_REGEX] [-d DISKS] [-f debug|prefix]
 #               [-P PLUGIN,ARG=VALUE,...] [-l] [-I]
 #
 # -I:   every DMA mapping through an IOMMU: the q35 machine with QEMU's
@@ -137,10 +137,10 @@ if [ -n "$plugin" ]; then
 fi
 
 # the -d disks: QEMU arguments, and the raw files to delete afterwards
-disk_args=() disk_files=() cd_files=() machine=() virtio_dma=''
+disk_args=() disk_files=() cd_files=() machine=() virtio_dma='' iommu_args=()
 if [ $iommu = yes ]; then
 	machine=(-machine q35)
-	disk_args=(-device intel-iommu,intremap=off)
+	iommu_args=(-device intel-iommu,intremap=off)
 	virtio_dma=,disable-legacy=on,iommu_platform=on
 	extra="intel_iommu=on iommu.strict=1 $extra"
 fi
@@ -226,7 +226,7 @@ fi
 cmdline="console=ttyS0 panic=-1 oops=panic panic_on_warn=0 loglevel=6 $extra"
 [ "$shell" = yes ] && cmdline="$cmdline sgb.shell=1"
 args=("${accel[@]}" "${machine[@]}" -smp "$cpus" -m "$mem" -nographic -no-reboot
-	-kernel "$kernel" -initrd "$initrd" -append "$cmdline"
+	-kernel "$kernel" -initrd "$initrd" -append "$cmdline" "${iommu_args[@]}"
 	-fsdev "local,id=sgb,path=$out/share,security_model=none"
 	-device virtio-9p-pci,fsdev=sgb,mount_tag=sgb
 	-nic none "${disk_args[@]}" "${plugin_args[@]}")

@@ -91,7 +91,7 @@ done
 bad=0
 for b in 1 2; do
 	wait "${pids[$((b - 1))]}" && continue
-	line "plugin/$v/boot$b" failed "$(cat "$work/boot$b/RESULT" 2>/dev/null || echo 'no result') (see $work/boot$b.log)"
+	line "plugin/$v/boot$b" failed "$([ -f "$work/boot$b/RESULT" ] && cat "$work/boot$b/RESULT" || echo 'no result') (see $work/boot$b.log)"
 	bad=1
 done
 [ $bad = 0 ] || exit 1

@@ -157,7 +157,7 @@ fi
 # each boot ran the image's static bench script on its own job file: no
 # plan and no guest library copied into the results
 name=bench/one-job-file-per-boot-no-plan-copies
-copies=$(find "$runs/bench/serial" \( -name 'plan*' -o -name lib.sh \) -print)
+copies=$(find "$runs/bench/serial" \( -name 'plan*.sh' -o -name lib.sh \) -print)
 njobs=$(find "$runs/bench/serial/raw" -path '*/r[0-9]*/share/job' | wc -l)
 if [ "$njobs" -eq 2 ] && [ -z "$copies" ]; then
 	result $name passed "2 boots, 2 job files"

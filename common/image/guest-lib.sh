@@ -47,8 +47,8 @@ slab_peak() {
 	shift
 	"$@" &
 	pid=$!
-	while kill -0 $pid 2>/dev/null; do
-		cat /proc/slabinfo >"$file.cur" 2>/dev/null || break
+	while [ -d /proc/$pid ]; do
+		cat /proc/slabinfo >"$file.cur" || break
 		n=$(awk '$1 ~ /^sg(pool|ring)-/ {s += $2} END {print s + 0}' "$file.cur")
 		if [ "$n" -gt "$best" ]; then best=$n; mv "$file.cur" "$file"; fi
 		sleep 0.02
@@ -69,7 +69,7 @@ inflight_peak() {
 	shift 2
 	"$@" &
 	pid=$!
-	while kill -0 $pid 2>/dev/null; do
+	while [ -d /proc/$pid ]; do
 		read -r r w </sys/block/$disk/inflight || break
 		n=$((r + w))
 		cat /proc/slabinfo >"$pre.cur" || break

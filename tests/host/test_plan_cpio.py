@@ -41,7 +41,7 @@ class PlanCpioTest(unittest.TestCase):
         b = plan_cpio(self.plan, os.path.join(self.tmp, 'b'), os.path.join(self.tmp, 'b.cpio'))
         self.assertEqual(a, b)
 
-    def test_holds_the_plan_and_lib_sh(self):
+    def test_holds_the_plan_alone(self):
         out = os.path.join(self.tmp, 'a.cpio')
         plan_cpio(self.plan, os.path.join(self.tmp, 'a'), out)
         p = subprocess.run(['cpio', '-it', '--quiet'], stdin=open(out, 'rb'), stdout=subprocess.PIPE,

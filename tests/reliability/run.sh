@@ -53,10 +53,12 @@ boot() {
 	shift 3
 	dir=$runs/$v-$name
 	t0=$(date +%s)
-	if "$top/qemu/run.sh" ${fl:+-f $fl} -v "$v" -p "$plan" -o "$dir" -m "$mode" "$@" 2>/dev/null; then
+	if "$top/qemu/run.sh" ${fl:+-f $fl} -v "$v" -p "$plan" -o "$dir" -m "$mode" "$@" 2>"$dir.log"; then
 		printf '%s\tpassed\t%s\n' "$v/rel/$name/boot" "${fl:-normal} kernel, $(( $(date +%s) - t0 )) s"
+	elif [ -f "$dir/RESULT" ]; then
+		printf '%s\tfailed\t%s\n' "$v/rel/$name/boot" "$(cat "$dir/RESULT")"
 	else
-		printf '%s\tfailed\t%s\n' "$v/rel/$name/boot" "$(cat "$dir/RESULT" 2>/dev/null || echo "no RESULT in $dir")"
+		printf '%s\tfailed\t%s\n' "$v/rel/$name/boot" "no RESULT in $dir: $(tail -n 1 "$dir.log")"
 	fi
 	[ -f "$dir/share/out/complete" ] ||
 		printf '%s\tfailed\t%s\n' "$v/rel/$name/complete" "the plan did not finish (see $dir/share/out/plan.log)"
@@ -97,21 +99,16 @@ for v in $variants; do
 			IFS=: read -r name qdisks args <<<"$qd"
 			boot "$name" debug "$top/tests/guest/qemu-disks.sh" -M 2048 -t "$tmo" -d "$qdisks" -a "$args"
 		done
-		# the host adapters that map for DMA besides virtio-scsi and
-		# pvscsi, under DMA-API debugging (NAME|DISKS|HBAS: megasas needs
-		# its own boot for its fixed slot, ide the pc machine)
-		has hba && while IFS='|' read -r name disks hbas; do
+		# the host adapters besides virtio-scsi and pvscsi, under DMA-API
+		# debugging: the boots of make test's matrix (hba_boots and
+		# hba_args in common/lib.sh)
+		has hba && while IFS='|' read -r name disks hbas cds; do
 			boot "$name" debug "$top/tests/guest/qemu-hba.sh" -M 2048 -t "$tmo" -d "$disks" \
-				-a "page_alloc.shuffle=1 sgb.hbas=$hbas sgb.cds="
-		done <<-EOF
-			qemu-hba|mptsas=file,lsi=file,am53c974=file,ahci=file,usb=file|mptsas,lsi,am53c974,ahci,usb
-			qemu-hba-megasas|megasas=file|megasas
-			qemu-hba-megasas-gen2|megasas-gen2=file|megasas-gen2
-			qemu-hba-ide|ide=file|ide
-		EOF
+				-a "$hba_args sgb.hbas=$hbas sgb.cds=$cds"
+		done <<<"$hba_boots"
 		has iommu && boot iommu debug "$top/tests/reliability/iommu.sh" -I -M 2048 -t "$tmo" \
 			-d virtio=file,pvscsi=file,megasas=file,lsi=file,ahci=file \
-			-a "page_alloc.shuffle=1 sgb.hbas=virtio,pvscsi,megasas,lsi,ahci"
+			-a "$hba_args page_alloc.shuffle=1 sgb.hbas=virtio,pvscsi,megasas,lsi,ahci"
 	fi
 	if has soak; then
 		if [ -f "$top/build/$v/.built" ] && [ -f "$top/build/$v/initramfs.cpio" ]; then
@@ -134,7 +131,9 @@ for b in $(cd "$runs" && ls); do
 	mkdir -p "$tmp/$b" &&
 		cp "$runs/$b/run.info" "$runs/$b/RESULT" "$tmp/$b/" &&
 		gzip -c "$runs/$b/console.log" >"$tmp/$b/console.log.gz" &&
-		(cd "$runs/$b/share/out" && cp -- *.tsv $(ls ./*.json plan.log dmesg.txt kmemleak.txt dma-api.txt complete 2>/dev/null) "$tmp/$b/") ||
+		(cd "$runs/$b/share/out" && for f in ./*.tsv ./*.json plan.log dmesg.txt kmemleak.txt dma-api.txt complete; do
+			[ ! -e "$f" ] || cp -- "$f" "$tmp/$b/" || exit 1
+		done) ||
 		ok=no
 done
 echo "$parts" >"$tmp/PARTS"
