@@ -135,7 +135,7 @@ class RenderTest(unittest.TestCase):
         self.roles = decision.ROLES
         decision.ROLES = [('allocate', 'API',
                            [('lib/sg_pool.c', 'sg_alloc_table_chained'), ('lib/scatterlist.c', '__sg_alloc_table')],
-                           [('lib/sg_pool.c', 'sg_alloc_ring_chained')])]
+                           [('lib/sg_pool.c', '__sg_alloc_ring_chained')])]
 
     def tearDown(self):
         decision.ROLES = self.roles
