@@ -319,8 +319,15 @@ def read_phases(path):
     return rules
 
 
+# the suffixes gcc gives the copies it makes of a function (partial
+# inlining, IPA-SRA, constant propagation, the cold part), e.g.
+# sg_ring_xfer.part.0: the copy belongs to the function's phase
+GCC_CLONE = re.compile(r"(\.(part|isra|constprop|cold|lto_priv)(\.\d+)?)+$")
+
+
 def phase_of(rules, name):
     base = name.split(" ", 1)[0] if not name.startswith("[") else name
+    base = GCC_CLONE.sub("", base)
     for phase, rx in rules:
         if rx.fullmatch(base):
             return phase
@@ -376,7 +383,8 @@ def report(rundir, phases_path):
       "everything else that does not grow with the I/Os cancels. An instruction is as "
       "icount counts it: each iteration of a `rep movs`/`rep stos` is one. Phases: "
       "`bench/attrib-phases.txt` (first matching rule; \"rest\" is everything else). "
-      "Regenerate: `/usr/bin/python3 bench/attrib.py report %s`.\n" % rundir)
+      "Regenerate: `/usr/bin/python3 bench/attrib.py report %s`.\n"
+      % os.path.relpath(os.path.abspath(rundir), os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
     if os.path.exists(meta_path):
         w("```")
         with open(meta_path) as f:

@@ -86,6 +86,14 @@ class FoldTest(unittest.TestCase):
         self.assertEqual(attrib.phase_of(rules, '[user]'), 'user')
         self.assertEqual(attrib.phase_of(rules, 'blk_mq_submit_bio'), 'rest')
         self.assertEqual(attrib.phase_of(rules, 'xsg_next'), 'rest')
+        # gcc's copies of a function belong to its phase; the out-of-line
+        # halves of the inline wrappers to theirs
+        self.assertEqual(attrib.phase_of(rules, 'sg_ring_xfer.part.0'), 'copy')
+        self.assertEqual(attrib.phase_of(rules, 'sg_next.cold'), 'copy')
+        self.assertEqual(attrib.phase_of(rules, 'sg_next.constprop.0.isra.0'), 'copy')
+        self.assertEqual(attrib.phase_of(rules, 'xsg_next.part.0'), 'rest')
+        self.assertEqual(attrib.phase_of(rules, '__sg_alloc_ring_chained'), 'allocate')
+        self.assertEqual(attrib.phase_of(rules, '__sg_free_ring_chained'), 'free')
 
     def check_dies(self, fn, words):
         err = io.StringIO()
