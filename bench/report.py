@@ -74,9 +74,25 @@ def num(x):
 
 
 def pct(x, sign=True):
+    """A percentage as every table prints it: two decimals, signed for a
+    difference; an unsigned one (an interval, a resolution) that is not
+    zero but rounds to it is '< 0.01 %', so a tiny interval (real 4M: the
+    repeats agree to 0.003 %) never reads as the '± 0' of no spread."""
     if x is None or (isinstance(x, float) and (math.isnan(x) or math.isinf(x))):
         return 'n/a'
+    if not sign and 0 < abs(x) < 0.005:
+        return '< 0.01 %'
     return f'{x:+.2f} %' if sign else f'{x:.2f} %'
+
+
+def plus_minus(c):
+    """A difference with its 95 % interval; where every repeat gave the
+    same difference there is no interval to print (and no test: such a
+    point is never called significant), and the cell says so instead of
+    '± 0.00 %'."""
+    if c.half == 0:
+        return f'{pct(c.mean)}, the same in all {c.n} repeats'
+    return f'{pct(c.mean)} ± {pct(c.half, False)}'
 
 
 def cell(c):
@@ -86,7 +102,7 @@ def cell(c):
         return 'n/a'
     if not c.resolved:
         return f'not resolved (floor {pct(c.floor, False)})'
-    txt = f'{pct(c.mean)} ± {pct(c.half, False)} (res. {pct(c.resolution, False)})'
+    txt = f'{plus_minus(c)} (res. {pct(c.resolution, False)})'
     return f'**{txt}**' if c.significant else txt
 
 
@@ -178,7 +194,7 @@ class Report:
             for (d, s), (c, pts) in self.cls[o].items():
                 sig = [p for p, pc in pts if pc.significant]
                 signs = sorted({'+' if pc.mean > 0 else '-' for _, pc in pts if pc.significant})
-                diff = (f'{pct(c.mean)} ± {pct(c.half, False)}' if c.resolved else
+                diff = (plus_minus(c) if c.resolved else
                         f'not resolved ({pct(c.mean)})')
                 L.append(f'| {d} | {s} | {"**" + diff + "**" if c.significant else diff} | '
                          f'{c.mean_abs:+.0f} of {num(statistics.fmean(c.base))} | {pct(c.resolution, False)} | '

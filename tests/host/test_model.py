@@ -194,6 +194,27 @@ class ReportTest(unittest.TestCase):
         self.assertTrue(os.path.exists(os.path.join(run, 'points.csv')))
         self.assertFalse(os.path.exists(os.path.join(run, 'summary.json')))
 
+    def test_a_tiny_interval_is_not_printed_as_zero(self):
+        # ref-icount-3's real randread-4M-qd32: repeats agreeing to 0.003 %
+        # printed '± 0.00 %'
+        self.assertEqual(report.pct(0.003, False), '< 0.01 %')
+        self.assertEqual(report.pct(0.006, False), '0.01 %')
+        self.assertEqual(report.pct(-0.003), '-0.00 %')
+        self.assertEqual(report.pct(0.42, False), '0.42 %')
+
+    def test_repeats_that_agree_exactly_say_so(self):
+        # ref-icount-3's real randwrite-4M-qd32: both kernels gave the same
+        # I/O count in every repeat, printed '-0.44 % ± 0.00 %'
+        points = ['randwrite-4M-qd32']
+        ios = {('real', 'sg_table', points[0]): [3000, 3000, 3000],
+               ('real', 'sg_ring', points[0]): [3030, 3030, 3030]}
+        run = make_run(self.tmp, 'eq', ios, points, ('real',))
+        report.Report(run).write(plots=False)
+        text = self.read(run, 'REPORT.md')
+        self.assertNotIn('± 0.00 %', text)
+        self.assertIn(', the same in all 3 repeats (res.', text)
+        self.assertNotIn('**-0.99 %', text)  # never significant without spread
+
     def test_single_repeat_renders_and_says_so(self):
         # make test's small bench runs REPEATS=1; its resume check reads 'Status: complete'
         run = make_run(self.tmp, 'one', {('fake', 'sg_table', 'randread-4k-qd1'): [100],
