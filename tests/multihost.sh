@@ -20,7 +20,8 @@
 #   4. the same matrix runs locally, two guests at once
 #      (build/multihost/local/<run>/), and tests/bench_same.py compares the
 #      two runs point by point (icount: within 0.25 % or one I/O), and the
-#      two reports' headline tables and points.csv must be identical.
+#      merged report must hold every row of the local one (headline rows,
+#      points.csv keys).
 # VARIANTS=sg_ring runs it with one kernel (2 boots on the hosts, 2 local).
 # It prints one line per result and "N passed, N failed", and writes
 # build/multihost/summary.txt.  Needs: common/deps.sh multihost (GNU
@@ -142,15 +143,22 @@ fi
 "$py" "$top/tests/bench_same.py" "$mh/local/$run" "$merged" | sed 's|^bench/parallel-equals-serial|multihost/equals-local|' |
 	while IFS=$'\t' read -r name st why; do printf '%s\t%s\t%s\n' "$name" "$st" "$why"; done >"$mh/same.tsv"
 while IFS=$'\t' read -r name st why; do result "$name" "$st" "$why"; done <"$mh/same.tsv"
-# the reports, figure for figure: the headline table (empty with one
-# kernel) and points.csv, every metric of every point
-headline() { sed -n '/^| device | size/,/^$/p' "$1"; }
+# the reports: the merged one must hold every row the local one has (the
+# headline's device and size rows, and every device, point, metric and
+# kernel of points.csv) and nothing else.  Their figures are compared point
+# by point above, within the tolerance of bench_same.py: the two runs are
+# different boots whose 9p I/O completes in host time, so their figures
+# (and the headline means and intervals made from them) may differ in the
+# last digits; demanding identical files failed on 0.047 %.
+headline() { sed -n '/^| device | size/,/^$/p' "$1" | cut -d'|' -f2,3; }
+keys() { cut -d, -f1-4 "$1"; }
 if headline "$mh/local/$run/REPORT.md" >"$mh/headline-local.txt" &&
 	headline "$merged/REPORT.md" >"$mh/headline-merged.txt" && cmp -s "$mh/headline-local.txt" "$mh/headline-merged.txt" &&
-	[ "$(wc -l <"$merged/points.csv")" -gt 1 ] && cmp -s "$mh/local/$run/points.csv" "$merged/points.csv"; then
-	result multihost/report-equals-local passed "headline $(wc -l <"$mh/headline-local.txt") lines, points.csv $(wc -l <"$merged/points.csv") lines, identical"
+	[ "$(wc -l <"$merged/points.csv")" -gt 1 ] && keys "$mh/local/$run/points.csv" >"$mh/keys-local.txt" &&
+	keys "$merged/points.csv" >"$mh/keys-merged.txt" && cmp -s "$mh/keys-local.txt" "$mh/keys-merged.txt"; then
+	result multihost/report-has-every-row-of-local passed "headline $(wc -l <"$mh/headline-local.txt") lines, points.csv $(wc -l <"$merged/points.csv") lines, the same rows"
 else
-	result multihost/report-equals-local failed "diff ${mh#"$top"/}/headline-local.txt headline-merged.txt; local/$run/points.csv merged/$run/points.csv"
+	result multihost/report-has-every-row-of-local failed "diff ${mh#"$top"/}/headline-local.txt headline-merged.txt; keys-local.txt keys-merged.txt"
 fi
 { echo "local:"; cat "$mh/headline-local.txt"; echo "merged from the two hosts:"; cat "$mh/headline-merged.txt"; } >>"$mh/summary.txt"
 echo "total $(($(date +%s) - t0)) s" | tee -a "$mh/summary.txt"
