@@ -79,15 +79,19 @@ for v in $variants; do
 	if [ $dbg = yes ] && has suite; then
 		t0=$(date +%s)
 		if "$top/qemu/run.sh" -f debug -v "$v" -p "$top/tests/reliability/plan.sh" -o "$dir" \
-			-m "$mode" -M 2048 -t "$tmo" -a "sgb.rel=$plan_level slub_debug=A,sgpool-*,sgring-*" 2>/dev/null; then
+			-m "$mode" -M 2048 -t "$tmo" -a "sgb.rel=$plan_level slub_debug=A,sgpool-*,sgring-*" 2>"$dir.log"; then
 			printf '%s\tpassed\t%s\n' "$v/rel/boot" "debug kernel, $plan_level, $(( $(date +%s) - t0 )) s"
 		else
-			printf '%s\tfailed\t%s\n' "$v/rel/boot" "$(cat "$dir/RESULT" 2>/dev/null || echo "no RESULT in $dir")"
+			if [ -f "$dir/RESULT" ]; then
+				printf '%s\tfailed\t%s\n' "$v/rel/boot" "$(cat "$dir/RESULT")"
+			else
+				printf '%s\tfailed\t%s\n' "$v/rel/boot" "no RESULT in $dir: $(tail -n 1 "$dir.log")"
+			fi
 		fi
 		echo "wall_seconds_suite $(( $(date +%s) - t0 ))" >>"$dir/run.info"
 		o=$dir/share/out
 		if [ ! -f "$o/complete" ]; then
-			printf '%s\tfailed\t%s\n' "$v/rel/complete" "the plan did not finish: the last step was '$(grep '^== ' "$o/plan.log" 2>/dev/null | tail -n 1)' (see $o/plan.log)"
+			printf '%s\tfailed\t%s\n' "$v/rel/complete" "the plan did not finish: the last step was '$([ -f "$o/plan.log" ] && grep '^== ' "$o/plan.log" | tail -n 1)' (see $o/plan.log)"
 		fi
 		[ -f "$o/results.tsv" ] && sed "s|^|$v/rel/|" "$o/results.tsv"
 	fi
