@@ -149,6 +149,62 @@ class InflightTest(unittest.TestCase):
         self.assertEqual((x['inflight'], x['per_command_range'], x['problems']), (32, (0.0, 0.0), []))
 
 
+class RealTraceTest(unittest.TestCase):
+    """Traces of the guests' own INFLIGHT steps (results/inflight-20261204,
+    icount): tests/data/inflight-trace/<kernel>-<point>/, the one CPU's
+    pages gzipped, with the format files the two kernels share."""
+
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp(prefix='sgb-trace-')
+
+    def tearDown(self):
+        shutil.rmtree(self.tmp)
+
+    def measure(self, name):
+        import gzip
+        src = os.path.join(DATA, 'inflight-trace', name)
+        tdir = os.path.join(self.tmp, 'p.inflight')
+        shutil.copytree(os.path.join(DATA, 'inflight-trace', 'events'), os.path.join(tdir, 'events'))
+        cpu = os.path.join(tdir, 'per_cpu', 'cpu0')
+        os.makedirs(cpu)
+        shutil.copy(os.path.join(src, 'stats'), cpu)
+        with gzip.open(os.path.join(src, 'trace_pipe_raw.gz')) as f, \
+                open(os.path.join(cpu, 'trace_pipe_raw'), 'wb') as g:
+            g.write(f.read())
+        return model.read_inflight(self.tmp, 'p')
+
+    def computed(self, variant, segs, sizes):
+        if variant == 'sg_ring':
+            prefix, ch, ents = 'sgring', decision.chunks_sg_ring(segs, 2, 127), (7, 15, 31, 63, 127)
+        else:
+            prefix, ch, ents = 'sgpool', decision.chunks_sg_table(segs, 2, 128), (8, 16, 32, 64, 128)
+        return sum(sizes[f'{prefix}-{decision.pool_for(k, dict.fromkeys(ents))}'] for k in ch)
+
+    def test_sg_table_1M_at_queue_depth_32(self):
+        x = self.measure('sg_table-read-1M-qd32')
+        self.assertEqual(x['problems'], [])
+        with open(os.path.join(DATA, 'inflight-trace', 'sg_table-read-1M-qd32', 'stats')) as f:
+            self.assertIn(f'entries: {x["events"]}\n', f.read())
+        self.assertEqual((x['inflight'], x['peak']), (32, 32))
+        self.assertEqual(list(x['segments']), [256])
+        want = self.computed('sg_table', 256, x['sizes'])
+        self.assertEqual(x['per_command_range'], (want, want))
+        self.assertEqual(list(x['taken']), [want])
+        self.assertEqual(x['caches'], {'sgpool-128': (64, 4096)})
+
+    def test_sg_ring_4M(self):
+        # a 4M command takes about 0.5 ms of guest time to submit: about 20
+        # are in flight within the 10 ms completion delay
+        x = self.measure('sg_ring-read-4M-qd32')
+        self.assertEqual(x['problems'], [])
+        self.assertEqual(x['inflight'], x['peak'])
+        self.assertEqual(list(x['segments']), [1024])
+        want = self.computed('sg_ring', 1024, x['sizes'])
+        self.assertEqual(x['per_command_range'], (want, want))
+        self.assertEqual({k: n for k, (n, _) in x['caches'].items()},
+                         {'sgring-127': 8 * x['inflight'], 'sgring-7': x['inflight']})
+
+
 class OldSlabGrowthTest(unittest.TestCase):
     """results/ref-icount-3 measured read-1M-qd32 on sg_table as the slab
     growth of /proc/slabinfo (tests/data/inflight-slab/: its snapshots):
