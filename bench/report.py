@@ -477,7 +477,8 @@ class Report:
               'reports whole slabs (active objects = total objects), so this is the memory the pools '
               'hold, mostly their mempool reserves, not the objects the commands in flight use: with '
               '`delay=0` a command completes inside its submission, so queue depth 32 holds what '
-              'queue depth 1 holds. The memory a command holds is computed in DECISION.md.', '',
+              'queue depth 1 holds. The memory a command holds is computed in DECISION.md and measured '
+              'with commands in flight below.', '',
               '| device | kernel | points | slabs x objects per slab x object size |', '|---|---|---|---|']
         L += rows
         L.append('')
