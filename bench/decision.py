@@ -1127,7 +1127,7 @@ class Decision:
              'and the series\' `sg_alloc_ring_chained()` policy (min(left, SG_RING_CHUNK_SIZE) entries '
              'per array); slab object sizes from the run\'s `*.slabinfo`. The LLD\'s own `cmd_size` is '
              'the same in both and left out, as is the protection buffer (no DIX here).', '']
-        rows, fixed = {}, {}
+        rows, fixed, basis = {}, {}, {}
         for v, prefix in ((CONTROL, 'sgpool'), (RING, 'sgring')):
             sizes = parse_sizes(self.f(f'sizes-{v}.txt'))
             pools = pool_sizes(slab.get(v, {}), prefix)
@@ -1139,6 +1139,7 @@ class Decision:
                 ents = [7, 15, 31, 63, 127] if v == RING else [8, 16, 32, 64, 128]
                 pools = {k: -(-(hdr + k * sizes['sizeof_scatterlist']) // a) * a for k in ents}
             rows[v], fixed[v] = memory_rows(sizes, pools)
+            basis[v] = (sizes, pools)
             L.append(f'- {v}: struct scsi_cmnd {sizes["sizeof_scsi_cmnd"]} B, inline array {fixed[v]} B '
                      f'({sizes["SCSI_INLINE_SG_CNT"]} entries of {sizes["sizeof_scatterlist"]} B'
                      + (f' after a {sizes["offsetof_sg_ring_sg"]} B header' if v == RING else '') +
@@ -1182,7 +1183,7 @@ class Decision:
             L.append(f'- {v}: predicted {", ".join(f"{prefix}-{k}" for k in pred)}; grown beyond one slab in the run: '
                      f'{", ".join(f"{prefix}-{k}" for k in sorted(grew))} ({"consistent" if ok else "NOT consistent"}).')
         L.append('')
-        measured = self.memory_in_flight(rows, L)
+        measured = self.memory_in_flight(basis, L)
         self.L += L
         lo, hi = min(worse), max(worse)
         ahead = CONTROL if statistics.fmean(worse) > 0 else RING
@@ -1195,43 +1196,72 @@ class Decision:
                              + ('; measured with commands in flight: ' + '; '.join(measured) if measured else
                                 '; not measured with commands in flight in this run'), '#memory-per-command'))
 
-    def memory_in_flight(self, rows, L):
+    def memory_in_flight(self, basis, L):
         """The pool bytes per command measured with commands in flight (the
-        run's INFLIGHT points, bench/model.py read_inflight) against the
-        computed pool bytes for the point's segment count (one segment per
-        4 KiB page): lines appended to L, and the summary's phrases."""
-        got = []
+        run's INFLIGHT points, traced: bench/model.py read_inflight) against
+        the pool bytes computed for the segments the traced commands had:
+        lines appended to L, and the summary's phrases."""
+        got, old = [], set()
         for v in (CONTROL, RING):
-            computed = {r[0]: r[2] for r in rows[v]}
+            sizes, pools = basis[v]
             seen = set()
-            for path in sorted(glob.glob(os.path.join(self.run, 'raw', '*', v, 'r*', 'share', 'out',
-                                                      '*.inflight.inflight'))):
-                p = os.path.basename(path)[:-len('.inflight.inflight')]
+            for path in sorted(glob.glob(os.path.join(self.run, 'raw', '*', v, 'r*', 'share', 'out', '*.inflight*'))):
+                out = os.path.dirname(path)
+                p = os.path.basename(path).split('.inflight')[0]
                 if p in seen:   # the first boot that has it
                     continue
                 seen.add(p)
-                seg = model.bs_bytes(model.split_point(p)[1]) // 4096
-                x = model.read_inflight(os.path.dirname(path), p)
-                if x and x['per_command'] is not None:
-                    slab = sum(sz * per for _, sz, per in x['caches'].values()) / x['inflight']
-                    got.append((v, p, seg, x, computed.get(seg), slab))
+                x = model.read_inflight(out, p)
+                if x is None:
+                    if model.inflight_slab_only(out, p):
+                        old.add(p)
+                    continue
+                data = sorted(n for n in x['segments'] if n > 0)
+                seg = data[0] if len(data) == 1 else None
+                comp = memory_rows(sizes, pools, [seg])[0][0][2] if seg else None
+                if not data and x['commands']:
+                    seg, comp = 0, 0
+                got.append((v, p, seg, x, comp))
         got.sort(key=lambda g: (model.bs_bytes(model.split_point(g[1])[1]), g[0] != CONTROL))
         if not got:
+            if old:
+                L += ['Measured with commands in flight: this run\'s `INFLIGHT` step is of the runs before the '
+                      'trace (slabinfo snapshots only: SLUB\'s active objects include the free objects of the '
+                      'CPU slabs, so their growth is not the objects in use); not reconciled.', '']
+                return ['the INFLIGHT step predates the trace (slab growth, not objects in use): not reconciled']
             return []
-        L += ['Measured with commands in flight (REPORT.md, "sg pool memory with commands in flight"): the '
-              'pool bytes the sg pools gained over the commands in flight, against the pool bytes computed '
-              'above for the point\'s segments (one per 4 KiB page). SLUB grows a pool by whole slabs and '
-              'reuses free objects of slabs it has, so the two agree when they differ by less than one '
-              'slab of each grown cache per command ("slab" below).', '',
-              '| kernel | point | segments | commands in flight | measured pool bytes per command | computed | slab per command | agree |',
+        reserve = {v: 2 * sum(basis[v][1].values()) for v in basis}
+        L += ['Measured with commands in flight (REPORT.md, "sg pool memory with commands in flight"): '
+              'traced in the guest (the ring buffer of kmem:kmem_cache_alloc and kmem:kmem_cache_free '
+              'for the sg caches, scsi:scsi_dispatch_cmd_start and _done for the commands, one ordered '
+              'stream), so that at every event the sg pool objects in use and the commands in flight are '
+              'known exactly. Rule: the steady state is the moments with no object in transit (none '
+              'taken for a command not yet dispatched, none still held by a command that is done) and, '
+              'among them, the most commands in flight; measured = the bytes of the sg objects in use at '
+              'such a moment (object size = the cache\'s, as in slabinfo) beyond the trace\'s start '
+              '(no command in flight) over the commands in flight then. Computed = the pool bytes above '
+              'for the segments the traced commands had (`data_sglen`, all the same). Both are the '
+              'objects the commands take from the slabs: the mempools\' reserves (2 objects per pool, '
+              f'taken at boot: {reserve[CONTROL]} B on sg_table, {reserve[RING]} B on sg_ring) are in '
+              'neither (a failed allocation, where a mempool hands out its reserve, makes the point "not '
+              'measured"). They agree when the measurement at every steady moment equals the computed '
+              'bytes.', '',
+              '| kernel | point | segments | commands in flight (most at any moment) | steady moments '
+              '| measured pool bytes per command | computed | agree |',
               '|---|---|---|---|---|---|---|---|']
         phrases = {}
-        for v, p, seg, x, comp, slab in got:
-            ok = comp is not None and abs(x['per_command'] - comp) <= max(slab, 1)
-            L.append(f"| {v} | {p} | {seg} | {x['inflight']} | {x['per_command']:.0f} | "
-                     f"{comp if comp is not None else 'n/a'} | {slab:.0f} | {'yes' if ok else 'NO'} |")
-            phrases.setdefault(p, []).append(f"{v} {x['per_command']:.0f} B (computed {comp}, "
-                                             f"{'agrees' if ok else 'DISAGREES'})")
+        for v, p, seg, x, comp in got:
+            lo, hi = x['per_command_range'] or (None, None)
+            if x['problems']:
+                meas, ok = 'not measured: ' + '; '.join(x['problems']), False
+            elif lo is None:
+                meas, ok = 'not measured: no command in flight', False
+            else:
+                meas = f'{lo:.0f}' if lo == hi else f'{lo:.0f} to {hi:.0f}'
+                ok = comp is not None and lo == hi == comp
+            L.append(f"| {v} | {p} | {seg if seg is not None else 'mixed'} | {x['inflight']} ({x['peak']}) | "
+                     f"{x['moments']} | {meas} | {comp if comp is not None else 'n/a'} | {'yes' if ok else 'NO'} |")
+            phrases.setdefault(p, []).append(f"{v} {meas} B (computed {comp}, {'agrees' if ok else 'DISAGREES'})")
         L.append('')
         return [f'{p} per command: ' + ', '.join(ph) for p, ph in phrases.items()]
 

@@ -26,13 +26,13 @@
 #                         perf record (NAME.perf.data, NAME.perf.txt)
 #   inflight NAME WINDOW_MS NDELAY_NS
 #                         memory with commands really in flight (scsi_debug
-#                         disks): /proc/slabinfo before (NAME.inflight.slab0),
-#                         then scsi_debug's completion delay set to
+#                         disks): scsi_debug's completion delay set to
 #                         NDELAY_NS, so that a queue depth of 32 holds 32
-#                         commands, and an unmeasured fio run of NAME polled
-#                         for the commands in flight and the slabs
-#                         (inflight_peak: NAME.inflight.slabinfo,
-#                         NAME.inflight.inflight); then delay=0 again
+#                         commands, and an unmeasured fio run of NAME
+#                         traced (inflight_trace: the sg pool objects
+#                         allocated and freed and the SCSI commands
+#                         dispatched and done, in the tracefs copy
+#                         NAME.inflight/); then delay=0 again
 #   ceil NAME WINDOW_MS   the same fio run on null_blk (ceil-null-NAME.json)
 #   memcpy                perf bench mem memcpy (ceil-memcpy.txt) and the
 #                         CPU flags (ceil-cpuflags.txt)
@@ -142,9 +142,8 @@ run_perf() {
 run_inflight() {
 	local sd=${SGB_SCSI_DEBUG_SYSFS:-/sys/bus/pseudo/drivers/scsi_debug} st=0
 	[ "$disk_kind" = scsi_debug ] || { echo "bench: inflight needs a scsi_debug disk" >&2; return 1; }
-	cat /proc/slabinfo >"$SGB_OUT/$name.inflight.slab0" || return 1
 	echo "$ndelay" >$sd/ndelay || return 1
-	inflight_peak "$SGB_OUT/$name.inflight" "$disk" \
+	inflight_trace "$SGB_OUT/$name.inflight" \
 		fio --name="inflight-$name" $(fio_args "$name" "$disk" "$win") --output=/dev/null || st=1
 	# back to delay=0 (writing ndelay=0 would set a delay of one jiffy)
 	echo 0 >$sd/delay || st=1

@@ -86,9 +86,10 @@ kernel_id() {
 # repeat only (in icount mode their figures do not change between boots):
 # the microbenchmark, the sg pool slab objects in use at the 4M points (an
 # extra fio run polled from the shell, so the measured run is not
-# disturbed) and, on the fake device, the sg pool slabs with commands
-# really in flight at the INFLIGHT points (scsi_debug's completion delayed
-# by inflight_ns, so a queue depth of 32 holds 32 commands) and the
+# disturbed) and, on the fake device, the sg pool objects in use with
+# commands really in flight at the INFLIGHT points (scsi_debug's completion
+# delayed by inflight_ns, so a queue depth of 32 holds 32 commands; traced:
+# bench/guest.sh's inflight step) and the
 # ceilings: the CEIL points on null_blk (no SCSI, no scatterlist) and the
 # guest's memory copy bandwidth.
 job() {

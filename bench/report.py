@@ -477,40 +477,64 @@ class Report:
               'reports whole slabs (active objects = total objects), so this is the memory the pools '
               'hold, mostly their mempool reserves, not the objects the commands in flight use: with '
               '`delay=0` a command completes inside its submission, so queue depth 32 holds what '
-              'queue depth 1 holds. The memory a command holds is computed in DECISION.md.', '',
+              'queue depth 1 holds. The memory a command holds is computed in DECISION.md and measured '
+              'with commands in flight below.', '',
               '| device | kernel | points | slabs x objects per slab x object size |', '|---|---|---|---|']
         L += rows
         L.append('')
         self.inflight()
 
     def inflight(self):
-        """The sg pool memory with commands really in flight (INFLIGHT)."""
+        """The sg pool memory with commands really in flight (INFLIGHT),
+        counted exactly from the trace (bench/model.py read_inflight)."""
         m, L = self.m, self.lines
-        rows = []
+        rows, old = [], []
         for d in m.devices:
             for v in m.variants:
                 out = m.out(d, v)
                 for p in m.meta.get('inflight', []):
                     x = model.read_inflight(out, p) if out else None
                     if x is None:
+                        if out and model.inflight_slab_only(out, p):
+                            old.append(f'{d} {p} {v}')
                         continue
-                    held = ', '.join(f'{k} +{a} x {sz} B' for k, (a, sz, _) in sorted(x['caches'].items())) or 'none'
-                    per = num(x['per_command']) if x['per_command'] is not None else 'n/a'
-                    rows.append(f"| {d} | {p} | {v} | {x['inflight']} | {held} | {per} |")
-        if not rows:
+                    held = ', '.join(f'{k} {n} x {sz} B' for k, (n, sz) in sorted(x['caches'].items())) or 'none'
+                    lo, hi = x['per_command_range'] or (None, None)
+                    per = 'n/a' if lo is None else num(lo) if lo == hi else f'{num(lo)} to {num(hi)}'
+                    taken = ', '.join(f'{n} x {num(b)} B' for b, n in sorted(x['taken'].items()))
+                    segs = ', '.join(f'{n} x {s}' for s, n in sorted(x['segments'].items()))
+                    rows.append(f"| {d} | {p} | {v} | {x['commands']} ({segs}) | {x['inflight']} ({x['peak']}) | "
+                                f"{x['moments']} | {held} | {per} | {taken} | "
+                                f"{'; '.join(x['problems']) or 'none'} |")
+        if not rows and not old:
             return
         ns = m.meta.get('inflight_ndelay_ns', ['?'])[0]
-        L += ['## sg pool memory with commands in flight', '',
-              f'An extra, unmeasured run of each `INFLIGHT` point with scsi_debug completing every command '
-              f'{ns} ns after it arrived (`ndelay`), so the queue depth is really in flight: '
-              '`/proc/slabinfo` before it, and during it the snapshot with the most commands in flight '
-              '(`/sys/block/<disk>/inflight`, the lower of the reads around the snapshot). The objects the '
-              'sg pools gained, per cache, and their bytes over the commands in flight. SLUB counts whole '
-              'slabs, so a pool grows by whole slabs and free objects of slabs it already had are not seen: '
-              'the figure is good to about one slab per cache over the commands in flight. DECISION.md '
-              'sets it against the computed memory per command.', '',
-              '| device | point | kernel | commands in flight | pool objects added | bytes per command |',
-              '|---|---|---|---|---|---|'] + rows + ['']
+        L += ['## sg pool memory with commands in flight', '']
+        if old:
+            L += ['This run\'s `INFLIGHT` step is of the runs before the trace (' + ', '.join(old) + '): '
+                  'slabinfo snapshots only, whose growth counts whole slabs and the free objects of the CPU '
+                  'slabs, not the objects in use; they are not read.', '']
+        if not rows:
+            return
+        L += [f'An extra, unmeasured run of each `INFLIGHT` point with scsi_debug completing every command '
+              f'{ns} ns after it arrived (`ndelay`), so the queue depth is really in flight, traced in the '
+              'guest\'s ring buffer: `kmem:kmem_cache_alloc` of the sg caches\' object sizes, '
+              '`kmem:kmem_cache_free` of the sg caches, `scsi:scsi_dispatch_cmd_start`, `_done`, `_error` '
+              'and `_timeout` (raw: `<point>.inflight/`, a copy of the tracefs files, read by '
+              '`bench/model.py`). At every event the sg objects in use and the commands in flight are '
+              'known exactly; an object is "in transit" when it was taken for a command not yet '
+              'dispatched or is still held by a command that is done. Steady state: the moments with '
+              'nothing in transit and, among them, the most commands in flight. Columns: the commands '
+              'dispatched (by segments, `data_sglen`), the commands in flight at the steady state (the '
+              'most at any moment), the steady moments, the sg objects in use at the first of them, '
+              'their bytes over the commands in flight (per command: every steady moment, as a range if '
+              'they differ), the pool bytes each command took at its dispatch, and what would make the '
+              'count inexact (lost events, failed allocations, frees of objects the trace did not see '
+              'allocated, dispatch errors). DECISION.md sets the bytes per command against the computed '
+              'memory per command.', '',
+              '| device | point | kernel | commands | in flight | steady moments | sg objects in use '
+              '| bytes per command | taken per command | problems |',
+              '|---|---|---|---|---|---|---|---|---|---|'] + rows + ['']
 
     def microbench(self):
         m, L = self.m, self.lines

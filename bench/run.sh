@@ -21,8 +21,10 @@
 #   INFLIGHT="read-4k-qd32 read-1M-qd32 read-4M-qd32"  points also run, in the
 #                         first fake boot of each kernel, with scsi_debug's
 #                         completion delayed by INFLIGHT_NS (10000000: 10 ms),
-#                         so the queue depth is really in flight, for the
-#                         sg pool memory a command holds; "" for none
+#                         so the queue depth is really in flight, traced
+#                         for the sg pool memory a command holds (the
+#                         sg objects in use and the commands in flight at
+#                         every event); "" for none
 #   CEIL="read-4k-qd32 read-64k-qd32 read-1M-qd32 read-4M-qd32"  points also
 #                         run on null_blk in the first fake boot of each
 #                         kernel (the block layer without SCSI); "" for none

@@ -58,30 +58,73 @@ slab_peak() {
 	[ -f "$file" ]
 }
 
-# inflight_peak PREFIX DISK CMD...: run CMD, reading the disk's commands in
-# flight (/sys/block/DISK/inflight: reads and writes) around each copy of
-# /proc/slabinfo while it runs, and keep the snapshot with the most
-# commands in flight as PREFIX.slabinfo, that count (the lower of the two
-# reads around it) as PREFIX.inflight.  Fails if CMD fails or no snapshot
-# was taken.
-inflight_peak() {
-	local pre=$1 disk=$2 pid r w n m best=-1
-	shift 2
-	"$@" &
-	pid=$!
-	while [ -d /proc/$pid ]; do
-		read -r r w </sys/block/$disk/inflight || break
-		n=$((r + w))
-		cat /proc/slabinfo >"$pre.cur" || break
-		read -r r w </sys/block/$disk/inflight || break
-		m=$((r + w))
-		[ $m -lt $n ] && n=$m
-		if [ $n -gt $best ]; then best=$n; mv "$pre.cur" "$pre.slabinfo"; echo $n >"$pre.inflight"; fi
-		sleep 0.02
+# inflight_trace DIR CMD...: run CMD with the sg pool objects and the SCSI
+# commands traced, and leave in DIR a copy of the tracefs files that
+# bench/model.py's reader of the ring buffer needs, under their tracefs
+# names: events/header_page and events/header_event (the page and event
+# header layouts), events/<system>/<event>/format and filter of each event
+# traced, and per CPU per_cpu/cpuN/trace_pipe_raw (the ring buffer's pages,
+# fixed-offset binary records as the format files define them) and
+# per_cpu/cpuN/stats (read before the pages, for lost events).  Events:
+# kmem:kmem_cache_alloc of the object sizes the sg caches have (the event
+# has no cache name: the host tells sg objects apart by pointer),
+# kmem:kmem_cache_free of the caches sgpool-* and sgring-* (it has the
+# name), scsi:scsi_dispatch_cmd_start, _done, _error and _timeout (the
+# commands, by tag).  The buffer holds the whole of CMD (16 MiB per CPU);
+# it is read after CMD, because a reader of trace_pipe_raw waits for more
+# data when it is empty: the readers run until the stats show every CPU's
+# buffer drained, then they are stopped.  Fails if CMD fails, tracing
+# cannot be set up, or the buffer lost events.
+inflight_trace() {
+	local dir=$1 T=/sys/kernel/tracing e s f='' st=0 c pids='' i=0 left kb rest
+	shift
+	[ -d $T/events ] || mount -t tracefs nodev $T || return 1
+	local evs="kmem/kmem_cache_alloc kmem/kmem_cache_free scsi/scsi_dispatch_cmd_start
+		scsi/scsi_dispatch_cmd_done scsi/scsi_dispatch_cmd_error scsi/scsi_dispatch_cmd_timeout"
+	for s in $(awk '$1 ~ /^sg(pool|ring)-[0-9]+$/ {print $4}' /proc/slabinfo | sort -un); do
+		f="${f:+$f || }bytes_alloc == $s"
 	done
-	rm -f "$pre.cur"
-	wait $pid || return 1
-	[ -f "$pre.slabinfo" ]
+	[ -n "$f" ] || { echo "inflight_trace: no sgpool-* or sgring-* cache in /proc/slabinfo" >&2; return 1; }
+	read -r kb rest <$T/buffer_size_kb || return 1
+	echo 0 >$T/tracing_on && echo 16384 >$T/buffer_size_kb && echo >$T/trace || return 1
+	echo "$f" >$T/events/kmem/kmem_cache_alloc/filter || return 1
+	echo 'name ~ "sgpool-*" || name ~ "sgring-*"' >$T/events/kmem/kmem_cache_free/filter || return 1
+	mkdir -p "$dir/events" || return 1
+	cat $T/events/header_page >"$dir/events/header_page" &&
+		cat $T/events/header_event >"$dir/events/header_event" || return 1
+	for e in $evs; do
+		mkdir -p "$dir/events/$e" &&
+			cat $T/events/$e/format >"$dir/events/$e/format" &&
+			cat $T/events/$e/filter >"$dir/events/$e/filter" &&
+			echo 1 >$T/events/$e/enable || return 1
+	done
+	echo 1 >$T/tracing_on || return 1
+	"$@" || st=1
+	echo 0 >$T/tracing_on || st=1
+	for e in $evs; do echo 0 >$T/events/$e/enable; echo 0 >$T/events/$e/filter; done
+	for c in $T/per_cpu/cpu*; do
+		mkdir -p "$dir/per_cpu/${c##*/}" && cat $c/stats >"$dir/per_cpu/${c##*/}/stats" || st=1
+		cat $c/trace_pipe_raw >"$dir/per_cpu/${c##*/}/trace_pipe_raw" &
+		pids="$pids $!"
+	done
+	# the readers are done when no CPU's buffer has entries left
+	while :; do
+		left=$(cat $T/per_cpu/cpu*/stats | awk '$1 == "entries:" {s += $2} END {print s + 0}')
+		[ "$left" = 0 ] && break
+		i=$((i + 1))
+		[ $i -lt 300 ] || { echo "inflight_trace: $left events still unread after 30 s" >&2; st=1; break; }
+		sleep 0.1
+	done
+	# a reader that found its buffer empty waits for more: stop it
+	sleep 0.2
+	kill $pids
+	wait $pids
+	for c in "$dir"/per_cpu/cpu*/stats; do
+		awk '/^(overrun|commit overrun|dropped events):/ && $NF != 0 { bad = 1 } END { exit bad }' "$c" ||
+			{ echo "inflight_trace: the ring buffer lost events ($c)" >&2; st=1; }
+	done
+	echo "$kb" >$T/buffer_size_kb || st=1
+	return $st
 }
 
 # qdisk HBA [cd]: wait for the disk (or, with cd, the CD-ROM) qemu/run.sh -d

@@ -76,7 +76,7 @@ qdisk() { log qdisk "$@"; echo sdb; }
 nullb_load() { log nullb_load; echo nullb0; }
 block_stat() { log block_stat "$@"; echo 0 0 0 0; }
 slab_peak() { log slab_peak "$@"; }
-inflight_peak() { log inflight_peak "$@"; }
+inflight_trace() { log inflight_trace "$@"; }
 """
 STUB_TOOLS = ('fio', 'perf', 'modprobe', 'rmmod', 'cp', 'mv', 'grep', 'cat')
 
@@ -159,9 +159,9 @@ class GuestJobTest(unittest.TestCase):
         self.assertIn('-D 200 ', perf[0])
         self.assertIn('-- fio --name=read-1M-qd32 ', perf[0])
         self.assertEqual(calls[-2].split()[:3], ['perf', 'bench', 'mem'])
-        infl = [c for c in calls if c.startswith('inflight_peak ')]
+        infl = [c for c in calls if c.startswith('inflight_trace ')]
         self.assertEqual(len(infl), 1)
-        self.assertIn('read-4M-qd1.inflight sda fio --name=inflight-read-4M-qd1 ', infl[0])
+        self.assertIn('read-4M-qd1.inflight fio --name=inflight-read-4M-qd1 ', infl[0])
         self.assertIn('--iodepth=1 ', infl[0])
         # the completion delay was set for it and put back to delay=0
         sd = os.path.join(self.tmp, 'scsi_debug')
