@@ -2,7 +2,7 @@
 # IOMMU run (guest plan, busybox sh) on a debug kernel booted by
 # tests/reliability/run.sh with qemu/run.sh -I (q35, QEMU's intel-iommu,
 # intel_iommu=on iommu.strict=1) and -d HBA=file,... for the adapters in
-# sgb.hbas= (e.g. virtio,pvscsi,megasas,lsi; virtio-scsi is then a modern
+# sgb.hbas= (e.g. virtio,megasas,ahci; virtio-scsi is then a modern
 # device with iommu_platform=on, so it maps through the DMA API too).
 #
 # Per adapter: its PCI device must sit in an IOMMU group whose default
@@ -11,7 +11,7 @@
 # allocator is shuffled (page_alloc.shuffle=1: fio's buffers are scattered
 # pages), and fio writes and verifies (crc32c, direct I/O, io_uring,
 # iodepth 4) at 4k (1 segment) up to 8M (as many segments as the adapter
-# takes: pvscsi 128, virtio-scsi 1022, ...).  The scsi_dispatch_cmd_start
+# takes: megasas 80, virtio-scsi 1022, ...).  The scsi_dispatch_cmd_start
 # tracepoint gives the most segments (data_sgl) of any command per size.
 # After each size the IOVA space must be back at its baseline:
 #   - the IOMMU's page table of the device's domain, read from

@@ -112,9 +112,15 @@ for v in $variants; do
 			boot "$name" debug "$top/tests/guest/qemu-hba.sh" -M 2048 -t "$tmo" -d "$disks" \
 				-a "$hba_args sgb.hbas=$hbas sgb.cds=$cds"
 		done <<<"$hba_boots"
+		# the adapters whose QEMU 7.2 models reach guest memory through
+		# the vIOMMU: pvscsi reads its rings and SG lists and writes
+		# its completions with cpu_physical_memory_*() at the IOVAs it is
+		# given (both kernels crash at its first completion), and
+		# lsi53c895a fetches its SCRIPTS from its own BAR address, which
+		# the IOMMU then faults (DMAR "PTE Read access is not set")
 		has iommu && boot iommu debug "$top/tests/reliability/iommu.sh" -I -M 2048 -t "$tmo" \
-			-d virtio=file,pvscsi=file,megasas=file,lsi=file,ahci=file \
-			-a "$hba_args page_alloc.shuffle=1 sgb.hbas=virtio,pvscsi,megasas,lsi,ahci"
+			-d virtio=file,megasas=file,ahci=file \
+			-a "$hba_args page_alloc.shuffle=1 sgb.hbas=virtio,megasas,ahci"
 	fi
 	if has soak; then
 		if [ -f "$top/build/$v/.built" ] && [ -f "$top/build/$v/initramfs.cpio" ]; then
