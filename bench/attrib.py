@@ -15,6 +15,14 @@ insncount TCG plugin's block counts (qemu/plugin/insncount.c).
       The same for the cachesim plugin's output (qemu/plugin/cachesim.c):
       OUTDIR/<point>.cache.tsv, per function the instructions, data
       accesses, L1I, L1D and L2 misses in the N run and in the 2N run.
+  attrib.py page-cross BINARY FUNCTION...
+      Each FUNCTION's instructions that cross a 4 KiB page boundary, from
+      objdump -d of BINARY (a vmlinux; a module's .ko gives offsets in its
+      text).  The plugin counts such an instruction twice when it is not
+      the first of its translated block (see README: QEMU 7.2's translator
+      tells the plugin of an instruction before the x86 decoder gives up
+      one that crosses into a new page and leaves it to the next block), so
+      two builds of the same code can differ by one instruction per call.
   attrib.py report RUNDIR [PHASES]
       Reads RUNDIR/raw/<device>/<variant>/<point>.tsv and writes
       RUNDIR/ATTRIBUTION.md: per point, instructions per I/O by phase for
@@ -516,7 +524,7 @@ LINKS = "attrib.txt"
 HERE = os.path.dirname(os.path.abspath(__file__))
 PHASES = os.path.join(HERE, "attrib-phases.txt")
 RESIDUE = os.path.join(HERE, "attrib-residue.txt")
-CLASSES = ("inherent", "incidental")
+CLASSES = ("inherent", "incidental", "measurement")
 CACHE_MISSES = (("l1i_miss", "L1I"), ("l1d_miss", "L1D"), ("l2_miss", "L2"))
 
 
@@ -535,9 +543,10 @@ def read_info(path):
 def read_residue_classes(path=RESIDUE):
     """attrib-residue.txt: why the designs differ, item by item: [(class,
     label, [functions], reason)].  A line is CLASS<TAB>LABEL<TAB>FUNCTIONS
-    <TAB>REASON, CLASS inherent or incidental (then REASON says what would
-    remove it: "removable by ..."), FUNCTIONS comma-separated; a function
-    is in one item only."""
+    <TAB>REASON, CLASS inherent, incidental (then REASON says what would
+    remove it: "removable by ...") or measurement (not a cost of either
+    kernel: an artefact of the counting), FUNCTIONS comma-separated; a
+    function is in one item only."""
     items, seen = [], {}
     with open(path) as f:
         for lineno, line in enumerate(f, 1):
@@ -586,6 +595,9 @@ def residue(a, b, items):
     out["classified"] = sum(it[4] for it in out["items"])
     out["remainder"] = [(d, n) for d, n in differences(a, b) if n not in listed and d != 0]
     out["rest"] = sum(d for d, _ in out["remainder"])
+    # functions whose count per I/O is negative in a kernel: no work done
+    # per I/O can be, so their share is a difference of the runs' states
+    out["negative"] = sum(d for d, n in out["remainder"] if a.get(n, 0.0) < 0 or b.get(n, 0.0) < 0)
     out["total"] = sum(b.values()) - sum(a.values())
     return out
 
@@ -599,16 +611,20 @@ def residue_summary(res, base, resolution):
     sum, and the remainder against RESOLUTION ((% at 4k, where measured)
     of Evidence, or None) of BASE (the control's instructions per I/O)."""
     by = {c: sum(it[4] for it in res["items"] if it[0] == c) for c in CLASSES}
-    out = ("The items sum to %s (inherent %s, incidental %s); the remainder is %s; together %s, the whole "
-           "difference." % (sfmt(res["classified"]), sfmt(by["inherent"]), sfmt(by["incidental"]),
-                            sfmt(res["rest"]), sfmt(res["classified"] + res["rest"])))
+    out = ("The items sum to %s (inherent %s, incidental %s, measurement %s); the remainder is %s; together %s, "
+           "the whole difference." % (sfmt(res["classified"]), sfmt(by["inherent"]), sfmt(by["incidental"]),
+                                      sfmt(by["measurement"]), sfmt(res["rest"]),
+                                      sfmt(res["classified"] + res["rest"])))
     if resolution:
         bound = base * resolution[0] / 100.0
         out += (" The resolution at this size, %g %% of %s, is %s instructions per I/O: the remainder is %s." %
                 (resolution[0], fmt(base), fmt(bound),
                  "within it" if abs(res["rest"]) <= bound else
-                 "%.1f times that, the residue of this boot's N and 2N runs (see the functions it is made of)" %
-                 (abs(res["rest"]) / bound)))
+                 "%.1f times that: this boot's N and 2N runs differed in state more than the plan that measured "
+                 "the resolution" % (abs(res["rest"]) / bound)))
+    if res["negative"]:
+        out += (" Of the remainder, %s is in functions whose count per I/O is negative in one of the kernels, "
+                "which no work done per I/O can be." % sfmt(res["negative"]))
     return out
 
 
@@ -730,16 +746,52 @@ class Evidence:
         return out
 
 
+def page_cross(binary, functions):
+    """[(function, start, [(address, bytes, text)])]: each function's
+    instructions whose first and last byte lie on different 4 KiB pages,
+    from objdump -d (one reader: its '<address>:<TAB><bytes><TAB><text>'
+    lines, long instructions continued on a line of bytes alone)."""
+    import subprocess
+    out = []
+    for fn in functions:
+        p = subprocess.run(["objdump", "-d", "--disassemble=" + fn, binary], capture_output=True, text=True)
+        if p.returncode != 0:
+            die("objdump -d %s failed: %s" % (binary, p.stderr.strip()[:400]))
+        insns, inside = [], False
+        for line in p.stdout.splitlines():
+            if re.match(r"^[0-9a-f]+ <%s>:$" % re.escape(fn), line):
+                inside = True
+                continue
+            if inside and not line.strip():
+                break
+            m = re.match(r"^\s*([0-9a-f]+):\t((?:[0-9a-f]{2} )+)\s*\t?(.*)$", line)
+            if inside and m:
+                n = len(m.group(2).split())
+                if m.group(3).strip():
+                    insns.append([int(m.group(1), 16), n, m.group(3).strip()])
+                elif insns:
+                    insns[-1][1] += n
+        if not insns:
+            die("%s has no function %s" % (binary, fn))
+        out.append((fn, insns[0][0], [(a, n, t) for a, n, t in insns if a // 4096 != (a + n - 1) // 4096]))
+    return out
+
+
 def main(argv):
     if len(argv) == 7 and argv[1] == "fold":
         fold(*argv[2:])
     elif len(argv) == 7 and argv[1] == "fold-cache":
         fold_cache(*argv[2:])
+    elif len(argv) >= 4 and argv[1] == "page-cross":
+        for fn, start, hits in page_cross(argv[2], argv[3:]):
+            print("%s at %#x: %s" % (fn, start, "; ".join("+%d %s (%d bytes, from %#x)" % (a - start, t, n, a)
+                                                          for a, n, t in hits) or "no instruction crosses a page"))
     elif len(argv) in (3, 4) and argv[1] == "report":
         here = os.path.dirname(os.path.abspath(__file__))
         report(argv[2], argv[3] if len(argv) == 4 else os.path.join(here, "attrib-phases.txt"))
     else:
-        die("usage: attrib.py fold COUNTS SYSTEM_MAP KALLSYMS POINTS OUTDIR | attrib.py report RUNDIR [PHASES]")
+        die("usage: attrib.py fold|fold-cache COUNTS SYSTEM_MAP KALLSYMS POINTS OUTDIR | "
+            "attrib.py page-cross BINARY FUNCTION... | attrib.py report RUNDIR [PHASES]")
 
 
 if __name__ == "__main__":

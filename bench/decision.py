@@ -1318,7 +1318,8 @@ class Decision:
                 bound = (f', resolution {attrib.fmt(sum(a.values()) * ev.resolution[0] / 100)}'
                          if ev.resolution else '')
                 res.append(f'{d} {p} {attrib.sfmt(r["total"])} = inherent {attrib.sfmt(by["inherent"])} + '
-                           f'incidental {attrib.sfmt(by["incidental"])} + remainder {attrib.sfmt(r["rest"])} '
+                           f'incidental {attrib.sfmt(by["incidental"])} + measurement '
+                           f'{attrib.sfmt(by["measurement"])} + remainder {attrib.sfmt(r["rest"])} '
                            f'(the N/2N residue{bound})')
             if res:
                 self.summary.append(('The 4k deficit, every instruction of it (issue 16)', CONTROL,

@@ -605,8 +605,9 @@ class Report:
             return
         L += ['### The 4k difference, every instruction of it', '',
               f'Each function behind {b} minus {a} at 4k, grouped into items, each marked inherent to the '
-              'design (what an explicit ring of counted arrays costs by its nature) or incidental to the '
-              'port (what this port costs on top, and what would remove it). The classification is '
+              'design (what an explicit ring of counted arrays costs by its nature), incidental to the '
+              'port (what this port costs on top, and what would remove it), or measurement (no cost of '
+              'either kernel: an artefact of the counting, said why). The classification is '
               '`bench/attrib-residue.txt`; the figures are the attribution run\'s. What no item claims is '
               'the remainder: functions that do not run a fixed number of instructions per I/O (the page '
               'allocator, slab refills, the timer and scheduler, fio\'s own loop), i.e. the N/2N residue.'

@@ -130,10 +130,13 @@ class ResidueTest(Fixture):
         self.assertAlmostEqual(res['total'], 45.2)
         self.assertAlmostEqual(res['classified'] + res['rest'], res['total'])
         text = attrib.residue_summary(res, sum(a.values()), (0.5, 'x'))
-        self.assertIn('The items sum to +38.0 (inherent +20.0, incidental +18.0); the remainder is +7.2; '
-                      'together +45.2', text)
+        self.assertIn('The items sum to +38.0 (inherent +20.0, incidental +18.0, measurement 0.0); the remainder '
+                      'is +7.2; together +45.2', text)
         # 0.5 % of 387 is 1.935: the remainder is 3.7 times that
         self.assertIn('is 1.9 instructions per I/O: the remainder is 3.7 times that', text)
+        # __rmqueue_pcplist runs -1.0 per I/O in sg_table: its +1.2 is state
+        self.assertAlmostEqual(res['negative'], 1.2)
+        self.assertIn('Of the remainder, +1.2 is in functions whose count per I/O is negative', text)
 
     def test_committed_classification_names_functions_of_the_attribution_run(self):
         # every function bench/attrib-residue.txt names ran in one of the
@@ -221,8 +224,8 @@ class RenderTest(Fixture):
         self.assertIn('| Instructions per I/O, exact (insncount TCG plugin, icount; randread qd1) | sg_table at '
                       '4k, 64k | sg_ring - sg_table per I/O: fake 4k +45.2 (+11.68 %), fake 64k +90.4 (+11.68 %)',
                       first)
-        self.assertIn('fake randread-4k-qd1 +45.2 = inherent +20.0 + incidental +18.0 + remainder +7.2 '
-                      '(the N/2N residue, resolution 1.9)', first)
+        self.assertIn('fake randread-4k-qd1 +45.2 = inherent +20.0 + incidental +18.0 + measurement 0.0 + '
+                      'remainder +7.2 (the N/2N residue, resolution 1.9)', first)
         self.assertIn('L1I/L1D/L2 misses per I/O: fake 4k +2.0/+1.0/-1.0', first)
         # the list of what the rig cannot show: this model, and what is not attributed
         self.assertIn('Caches: this cache model (L1I=32KiB/8way', first)
@@ -239,6 +242,32 @@ class RenderTest(Fixture):
             decision.ROLES = roles
         self.assertIn('no caches are modelled', text)
         self.assertNotIn('Instructions per I/O, exact', text)
+
+
+class PageCrossTest(unittest.TestCase):
+    def test_finds_the_instruction_that_crosses_a_page(self):
+        # mutex_unlock is the same object code in both kernels, one
+        # instruction longer per call in the one whose link put its lock
+        # cmpxchg across a page boundary: the tool must find such an
+        # instruction, and only it
+        if not shutil.which('as') or not shutil.which('objdump'):
+            self.skipTest('binutils (as, objdump) not installed')
+        tmp = tempfile.mkdtemp(prefix='page-cross-')
+        try:
+            src = os.path.join(tmp, 'pc.s')
+            with open(src, 'w') as f:
+                f.write('\t.text\n\t.type pad,@function\npad:\n\t.skip 0xffa, 0xcc\n\t.size pad, .-pad\n'
+                        '\t.type f,@function\nf:\n\tnop\n\tnop\n\tmovabs $0x1122334455667788, %rax\n'
+                        '\tnop\n\tret\n\t.size f, .-f\n')
+            import subprocess
+            subprocess.run(['as', '-o', os.path.join(tmp, 'pc.o'), src], check=True)
+            got = attrib.page_cross(os.path.join(tmp, 'pc.o'), ['f', 'pad'])
+            # f at 0xffa: nop, nop, then the 10-byte movabs from 0xffc to 0x1005
+            self.assertEqual(got[0][:2], ('f', 0xffa))
+            self.assertEqual([(a, n) for a, n, _ in got[0][2]], [(0xffc, 10)])
+            self.assertEqual(got[1][2], [])
+        finally:
+            shutil.rmtree(tmp)
 
 
 class OrderTest(unittest.TestCase):
