@@ -565,10 +565,13 @@ class Report:
               'translated block the guest executes, `bench/attrib.py` folds the blocks onto functions with '
               'each kernel\'s own System.map, and per I/O is the difference of a run of 2N I/Os and a run '
               'of N in one boot, over N (fio, io_uring, direct, queue depth 1; scsi_debug `delay=0`; TCG, '
-              f'icount, 1 vCPU). From the attribution run{"s" if src.count("`") > 2 else ""} {src} '
-              f'(`{attrib.LINKS}` in this folder names them; each renders its own ATTRIBUTION.md with '
+              f'icount, 1 vCPU). From the attribution run{"s" if src.count("`") > 2 else ""} {src}, '
+              f'named in this folder\'s `{attrib.LINKS}` (each renders its own ATTRIBUTION.md with '
               '`bench/attrib.py report`). An instruction is as icount counts it: each iteration of a '
-              '`rep movs`/`rep stos` is one.' + self.resolution_sentence(), '',
+              '`rep movs`/`rep stos` is one; and an instruction that crosses a 4 KiB page boundary is '
+              'counted twice where it is not the first of its translated block (`bench/attrib.py '
+              'page-cross` finds them; the 4k table below marks such differences "measurement").'
+              + self.resolution_sentence(), '',
               f'| device | point | {a} | {b} | difference | % |', '|---|---|---|---|---|---|']
         for d, p in pairs:
             x, y = (sum(ev.insns[(d, p)][v].values()) for v in (a, b))
