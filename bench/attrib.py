@@ -550,7 +550,7 @@ def read_residue_classes(path=RESIDUE):
     items, seen = [], {}
     with open(path) as f:
         for lineno, line in enumerate(f, 1):
-            if not line.strip() or line.startswith("#"):
+            if not line.strip() or line.startswith("#") or line.startswith("points\t"):
                 continue
             w = [x.strip() for x in line.rstrip("\n").split("\t")]
             if len(w) != 4 or w[0] not in CLASSES or not w[1] or not w[3]:
@@ -567,6 +567,17 @@ def read_residue_classes(path=RESIDUE):
                 seen[fn] = lineno
             items.append((w[0], w[1], fns, w[3]))
     return items
+
+
+def read_residue_points(path=RESIDUE):
+    """The points attrib-residue.txt was made for (its "points<TAB>POINT..."
+    line): the reports give the item by item table at those only, since at
+    another point other functions may differ for reasons no item gives."""
+    with open(path) as f:
+        for line in f:
+            if line.startswith("points\t"):
+                return line.split()[1:]
+    die("%s has no 'points<TAB>POINT...' line: say which points the classification was made for" % path)
 
 
 def phase_sums(rules, pio):

@@ -1311,7 +1311,7 @@ class Decision:
                                  'REPORT.md#instructions-per-io-exact-tcg-plugin-icount'))
             items = attrib.read_residue_classes(attrib.RESIDUE)
             res = []
-            for d, p in [k for k in pairs if model.size_class(k[1]) == '4k']:
+            for d, p in [k for k in pairs if k[1] in attrib.read_residue_points(attrib.RESIDUE)]:
                 a, b = ev.insns[(d, p)][CONTROL], ev.insns[(d, p)][RING]
                 r = attrib.residue(a, b, items)
                 by = {c: sum(it[4] for it in r['items'] if it[0] == c) for c in attrib.CLASSES}

@@ -603,11 +603,11 @@ class Report:
     def residue_tables(self, pairs, a, b):
         ev, L = self.ev, self.lines
         items = attrib.read_residue_classes(attrib.RESIDUE)
-        pts = [(d, p) for d, p in pairs if model.size_class(p) == '4k']
+        pts = [(d, p) for d, p in pairs if p in attrib.read_residue_points(attrib.RESIDUE)]
         if not pts:
             return
         L += ['### The 4k difference, every instruction of it', '',
-              f'Each function behind {b} minus {a} at 4k, grouped into items, each marked inherent to the '
+              f'Each function behind {b} minus {a} at {", ".join(sorted({p for _, p in pts}))}, grouped into items, each marked inherent to the '
               'design (what an explicit ring of counted arrays costs by its nature), incidental to the '
               'port (what this port costs on top, and what would remove it), or measurement (no cost of '
               'either kernel: an artefact of the counting, said why). The classification is '

@@ -194,6 +194,18 @@ class RenderTest(Fixture):
         self.assertIn("| sg_ring | bbbb2222 | map1ring | insns ../attr/insns fake | the same System.map as the "
                       "boots of this run's series |", text)
 
+    def test_residue_table_only_at_the_points_the_classification_was_made_for(self):
+        pts = ('randread-4k-qd1', 'randwrite-4k-qd1')
+        ios = {('fake', v, p): [18925, 18920, 18924] for v in ('sg_table', 'sg_ring') for p in pts}
+        run = make_run(self.tmp, 'w', ios, pts, ('fake',), extra_meta=KERNELS)
+        with open(os.path.join(run, attrib.LINKS), 'w') as f:
+            f.write('insns ../attr/insns\n')
+        report.Report(run).write(plots=False)
+        text = self.read(run, 'REPORT.md')
+        self.assertIn('| fake | randwrite-4k-qd1 | 387 | 432 | +45.2 | +11.68 % |', text)
+        self.assertIn('fake randread-4k-qd1: +45.2 instructions per I/O', text)
+        self.assertNotIn('fake randwrite-4k-qd1: +45.2 instructions per I/O', text)
+
     def test_report_without_attribution_has_none_of_it(self):
         run = self.bench_run(links=None)
         report.Report(run).write(plots=False)
