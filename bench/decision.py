@@ -1357,13 +1357,16 @@ class Decision:
                     'and IOMMU or real-HBA behaviour, are not measured.')
         done = sorted({p for _, p in (insns or []) + (cache or [])}, key=attrib.point_key)
         left = [p for p in run.points if p not in done]
-        rws = sorted({model.split_point(p)[0] for p in left} - {model.split_point(p)[0] for p in done})
-        qds = sorted({model.split_point(p)[2] for p in left} - {model.split_point(p)[2] for p in done})
-        gaps = []
-        if qds:
-            gaps.append('queue depth ' + ', '.join(str(q) for q in qds))
-        if rws:
-            gaps.append('the ' + ', '.join(rws) + ' points')
+        groups = {}  # (rw, queue depth) -> the sizes not attributed
+        for p in sorted(left, key=attrib.point_key):
+            rw, bs, qd = model.split_point(p)
+            groups.setdefault((rw, qd), []).append(bs)
+        every = {}
+        for p in run.points:
+            rw, bs, qd = model.split_point(p)
+            every.setdefault((rw, qd), []).append(bs)
+        gaps = [f'{rw} qd{qd}' + ('' if len(bs) == len(every[(rw, qd)]) else f' ({", ".join(bs)})')
+                for (rw, qd), bs in sorted(groups.items())]
         txt = ('- Speed figures come from QEMU TCG, not hardware; in the deterministic mode (icount) guest '
                'time counts instructions, so a difference is one of instruction path length.')
         if cache:
@@ -1371,10 +1374,15 @@ class Decision:
                     '(REPORT.md); a model, not any CPU: no miss costs guest time.')
         else:
             txt += ' No caches are modelled.'
-        txt += (' Instructions' + (' and misses' if cache else '') + ' per I/O are counted by function only at '
-                + ', '.join(done) + (f' ({len(left)} of the run\'s {len(run.points)} points are not attributed'
-                                     + (': ' + ' and '.join(gaps) if gaps else '') + ')' if left else '')
-                + '. IOMMU behaviour (an IOMMU device class) and real HBAs are not measured.')
+        ipts = sorted({p for _, p in insns or []}, key=attrib.point_key)
+        cpts = sorted({p for _, p in cache or []}, key=attrib.point_key)
+        if ipts == cpts:
+            txt += ' Instructions and cache misses per I/O are counted by function only at ' + ', '.join(ipts)
+        else:
+            txt += (' Instructions per I/O are counted by function only at ' + (', '.join(ipts) or 'no point')
+                    + (', cache misses only at ' + ', '.join(cpts) if cpts else ''))
+        txt += ((f' ({len(left)} of the run\'s {len(run.points)} points have neither: ' + '; '.join(gaps) + ')'
+                 if left else '') + '. IOMMU behaviour (an IOMMU device class) and real HBAs are not measured.')
         return txt
 
     def write(self):

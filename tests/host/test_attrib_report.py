@@ -242,7 +242,9 @@ class RenderTest(Fixture):
         # the list of what the rig cannot show: this model, and what is not attributed
         self.assertIn('Caches: this cache model (L1I=32KiB/8way', first)
         self.assertNotIn('no caches are modelled', first)
-        self.assertIn('(1 of the run\'s 3 points are not attributed: queue depth 32)', first)
+        self.assertIn('Instructions per I/O are counted by function only at randread-4k-qd1, randread-64k-qd1, '
+                      'cache misses only at randread-4k-qd1 (1 of the run\'s 3 points have neither: randread qd32)',
+                      first)
 
     def test_decision_without_attribution_keeps_the_old_caveat(self):
         roles, decision.ROLES = decision.ROLES, decision.ROLES[:1]
