@@ -15,6 +15,14 @@ insncount TCG plugin's block counts (qemu/plugin/insncount.c).
       The same for the cachesim plugin's output (qemu/plugin/cachesim.c):
       OUTDIR/<point>.cache.tsv, per function the instructions, data
       accesses, L1I, L1D and L2 misses in the N run and in the 2N run.
+  attrib.py page-cross BINARY FUNCTION...
+      Each FUNCTION's instructions that cross a 4 KiB page boundary, from
+      objdump -d of BINARY (a vmlinux; a module's .ko gives offsets in its
+      text).  The plugin counts such an instruction twice when it is not
+      the first of its translated block (see README: QEMU 7.2's translator
+      tells the plugin of an instruction before the x86 decoder gives up
+      one that crosses into a new page and leaves it to the next block), so
+      two builds of the same code can differ by one instruction per call.
   attrib.py report RUNDIR [PHASES]
       Reads RUNDIR/raw/<device>/<variant>/<point>.tsv and writes
       RUNDIR/ATTRIBUTION.md: per point, instructions per I/O by phase for
@@ -334,6 +342,15 @@ def phase_of(rules, name):
     return "rest"
 
 
+def differences(a, b):
+    """Per function, B's figure minus A's (a function only one has counts 0
+    in the other): [(difference, function)], the largest |difference|
+    first, ties by name (so the same files give the same order in every
+    process: a set's order is not)."""
+    return sorted(((b.get(n, 0.0) - a.get(n, 0.0), n) for n in set(a) | set(b)),
+                  key=lambda t: (-abs(t[0]), t[1]))
+
+
 def fmt(x):
     return "%.0f" % x if abs(x) >= 100 else "%.1f" % x
 
@@ -346,8 +363,10 @@ def point_key(p):
     return (m.group(1), int(m.group(2)) * mult, int(m.group(4)))
 
 
-def report(rundir, phases_path):
-    rules = read_phases(phases_path)
+def load(rundir):
+    """An attribution run's raw files: (data, cdata), data[device][point]
+    [variant] = read_tsv() of raw/<device>/<variant>/<point>.tsv, cdata
+    the same with read_cache_tsv() of <point>.cache.tsv."""
     raw = os.path.join(rundir, "raw")
     if not os.path.isdir(raw):
         die("%s has no raw/ directory (the output of bench/attrib.sh)" % rundir)
@@ -365,6 +384,12 @@ def report(rundir, phases_path):
                     cdata.setdefault(dev, {}).setdefault(fn[:-10], {})[var] = read_cache_tsv(os.path.join(vdir, fn))
                 elif fn.endswith(".tsv"):
                     data.setdefault(dev, {}).setdefault(fn[:-4], {})[var] = read_tsv(os.path.join(vdir, fn))
+    return data, cdata
+
+
+def report(rundir, phases_path):
+    rules = read_phases(phases_path)
+    data, cdata = load(rundir)
     if not data:
         die("no raw/<device>/<variant>/<point>.tsv under %s" % rundir)
     variants = sorted({v for d in data.values() for p in d.values() for v in p})
@@ -425,9 +450,7 @@ def report(rundir, phases_path):
             w("")
             if len(cols) == 2:
                 a, b = cols
-                names = set(pio[a]) | set(pio[b])
-                diffs = sorted(((pio[b].get(n, 0.0) - pio[a].get(n, 0.0), n) for n in names),
-                               key=lambda t: -abs(t[0]))
+                diffs = differences(pio[a], pio[b])
                 total = sum(d for d, _ in diffs)
                 w("Functions behind the difference (largest |%s - %s| per I/O first; the whole difference is %s):\n" %
                   (b, a, fmt(total)))
@@ -478,7 +501,7 @@ def cache_section(w, cdata, variants, rules):
             fa, fb = cdata[dev][point][a][1], cdata[dev][point][b][1]
             tot = lambda d, n: d.get(n, {}).get("l1i_miss", 0.0) + d.get(n, {}).get("l1d_miss", 0.0)
             names = set(fa) | set(fb)
-            top = sorted(names, key=lambda n: -max(tot(fa, n), tot(fb, n)))[:8]
+            top = sorted(names, key=lambda n: (-max(tot(fa, n), tot(fb, n)), n))[:8]
             w("%s %s, the functions that miss most in L1 (I + D, per I/O):\n" % (dev, point))
             w("| function | phase | %s | %s | difference |" % (a, b))
             w("|---|---|---|---|---|")
@@ -490,17 +513,296 @@ def cache_section(w, cdata, variants, rules):
                                                    "+" if d > 0 else "", fmt(d)))
             w("")
 
+# ------------------------------------------------------------ a bench run's evidence
+#
+# A bench run's REPORT.md and DECISION.md draw on attribution runs through
+# one small committed file in the run's folder, attrib.txt, that names them
+# by paths relative to the folder (so the folder may have any name).  One
+# reader, used by both reports; nothing here reads what they write.
+
+LINKS = "attrib.txt"
+HERE = os.path.dirname(os.path.abspath(__file__))
+PHASES = os.path.join(HERE, "attrib-phases.txt")
+RESIDUE = os.path.join(HERE, "attrib-residue.txt")
+CLASSES = ("inherent", "incidental", "measurement")
+CACHE_MISSES = (("l1i_miss", "L1I"), ("l1d_miss", "L1D"), ("l2_miss", "L2"))
+
+
+def read_info(path):
+    """A boot-<plugin>.info of bench/attrib.sh ('key value' lines): {key:
+    the first value}."""
+    info = {}
+    with open(path) as f:
+        for line in f:
+            k, _, v = line.rstrip("\n").partition(" ")
+            if k:
+                info.setdefault(k, v)
+    return info
+
+
+def read_residue_classes(path=RESIDUE):
+    """attrib-residue.txt: why the designs differ, item by item: [(class,
+    label, [functions], reason)].  A line is CLASS<TAB>LABEL<TAB>FUNCTIONS
+    <TAB>REASON, CLASS inherent, incidental (then REASON says what would
+    remove it: "removable by ...") or measurement (not a cost of either
+    kernel: an artefact of the counting), FUNCTIONS comma-separated; a
+    function is in one item only."""
+    items, seen = [], {}
+    with open(path) as f:
+        for lineno, line in enumerate(f, 1):
+            if not line.strip() or line.startswith("#") or line.startswith("points\t"):
+                continue
+            w = [x.strip() for x in line.rstrip("\n").split("\t")]
+            if len(w) != 4 or w[0] not in CLASSES or not w[1] or not w[3]:
+                die("%s:%d: want CLASS<TAB>LABEL<TAB>FUNCTIONS<TAB>REASON with CLASS one of %s" %
+                    (path, lineno, " ".join(CLASSES)))
+            if w[0] == "incidental" and "removable by" not in w[3]:
+                die("%s:%d: an incidental cost says what would remove it ('removable by ...')" % (path, lineno))
+            fns = [x.strip() for x in w[2].split(",") if x.strip()]
+            if not fns:
+                die("%s:%d: the item names no function" % (path, lineno))
+            for fn in fns:
+                if fn in seen:
+                    die("%s:%d: %s is already in the item of line %d" % (path, lineno, fn, seen[fn]))
+                seen[fn] = lineno
+            items.append((w[0], w[1], fns, w[3]))
+    return items
+
+
+def read_residue_points(path=RESIDUE):
+    """The points attrib-residue.txt was made for (its "points<TAB>POINT..."
+    line): the reports give the item by item table at those only, since at
+    another point other functions may differ for reasons no item gives."""
+    with open(path) as f:
+        for line in f:
+            if line.startswith("points\t"):
+                return line.split()[1:]
+    die("%s has no 'points<TAB>POINT...' line: say which points the classification was made for" % path)
+
+
+def phase_sums(rules, pio):
+    """{phase: instructions per I/O} of one kernel's {function: per I/O}."""
+    out = dict.fromkeys(PHASE_ORDER, 0.0)
+    for name, x in sorted(pio.items()):
+        out[phase_of(rules, name)] += x
+    return out
+
+
+def residue(a, b, items):
+    """The difference B - A of one point ({function: per I/O} each), item
+    by item of ITEMS (read_residue_classes): {"items": [(class, label,
+    reason, [(function, a, b, b - a)], net)] for the items with a function
+    that ran, "classified": their sum, "remainder": [(b - a, function)] of
+    every other function that differs, largest first, "rest": its sum,
+    "total": the whole difference}.  classified + rest = total."""
+    listed = set()
+    out = {"items": []}
+    for cls, label, fns, reason in items:
+        rows = [(fn, a.get(fn, 0.0), b.get(fn, 0.0), b.get(fn, 0.0) - a.get(fn, 0.0))
+                for fn in fns if fn in a or fn in b]
+        listed.update(fns)
+        if rows:
+            out["items"].append((cls, label, reason, rows, sum(r[3] for r in rows)))
+    out["classified"] = sum(it[4] for it in out["items"])
+    out["remainder"] = [(d, n) for d, n in differences(a, b) if n not in listed and d != 0]
+    out["rest"] = sum(d for d, _ in out["remainder"])
+    # functions whose count per I/O is negative in a kernel: no work done
+    # per I/O can be, so their share is a difference of the runs' states
+    out["negative"] = sum(d for d, n in out["remainder"] if a.get(n, 0.0) < 0 or b.get(n, 0.0) < 0)
+    out["total"] = sum(b.values()) - sum(a.values())
+    return out
+
+
+def sfmt(x):
+    return ("+" if x > 0 else "") + fmt(x)
+
+
+def residue_summary(res, base, resolution):
+    """A residue() in one sentence: the items by class, the remainder, the
+    sum, and the remainder against RESOLUTION ((% at 4k, where measured)
+    of Evidence, or None) of BASE (the control's instructions per I/O)."""
+    by = {c: sum(it[4] for it in res["items"] if it[0] == c) for c in CLASSES}
+    out = ("The items sum to %s (inherent %s, incidental %s, measurement %s); the remainder is %s; together %s, "
+           "the whole difference." % (sfmt(res["classified"]), sfmt(by["inherent"]), sfmt(by["incidental"]),
+                                      sfmt(by["measurement"]), sfmt(res["rest"]),
+                                      sfmt(res["classified"] + res["rest"])))
+    if resolution:
+        bound = base * resolution[0] / 100.0
+        out += (" The resolution at this size, %g %% of %s, is %s instructions per I/O: the remainder is %s." %
+                (resolution[0], fmt(base), fmt(bound),
+                 "within it" if abs(res["rest"]) <= bound else
+                 "%.1f times that: this boot's N and 2N runs differed in state more than the plan that measured "
+                 "the resolution" % (abs(res["rest"]) / bound)))
+    if res["negative"]:
+        out += (" Of the remainder, %s is in functions whose count per I/O is negative in one of the kernels, "
+                "which no work done per I/O can be." % sfmt(res["negative"]))
+    return out
+
+
+class Evidence:
+    """The attribution evidence RUN/attrib.txt names, one line each:
+
+      insns PATH           an attribution run (bench/attrib.sh) whose
+                           <point>.tsv give instructions per I/O by function
+      repeat PATH          another insncount measurement of the same kernels
+                           (its <point>.tsv): which part of a difference
+                           comes back in a second boot and which does not
+      cache PATH           a run whose <point>.cache.tsv give cache misses
+                           per I/O under its stated model
+      resolution PCT TEXT  the within-boot resolution of a per-I/O figure at
+                           4k in % (the N and 2N runs of a boot differ in
+                           state), and where it was measured
+
+    PATHs are relative to RUN.  Only points in POINTS (the bench run's
+    matrix) are kept.  insns[(device, point)][variant] = {function:
+    instructions per I/O}; repeat the same; cache[(device, point)][variant]
+    = {function: {field: per I/O}}; n[(kind, device, point, variant)] = N;
+    boots: [(kind, path, device, variant, the boot's .info)]."""
+
+    def __init__(self, run, points=None, control="sg_table"):
+        self.run = run
+        self.control = control
+        self.links = []
+        self.resolution = None
+        self.model = None
+        self.insns, self.repeat, self.cache = {}, {}, {}
+        self.n = {}
+        self.boots = []
+        path = os.path.join(run, LINKS)
+        with open(path) as f:
+            for lineno, line in enumerate(f, 1):
+                if not line.strip() or line.startswith("#"):
+                    continue
+                w = line.split(None, 1)
+                if len(w) != 2 or w[0] not in ("insns", "repeat", "cache", "resolution"):
+                    die("%s:%d: want 'insns|repeat|cache PATH' or 'resolution PCT TEXT'" % (path, lineno))
+                if w[0] == "resolution":
+                    r = w[1].split(None, 1)
+                    try:
+                        self.resolution = (float(r[0]), r[1].strip() if len(r) > 1 else "")
+                    except ValueError:
+                        die("%s:%d: resolution wants a percentage first" % (path, lineno))
+                    continue
+                rel = w[1].strip()
+                src = os.path.normpath(os.path.join(run, rel))
+                if not os.path.isdir(os.path.join(src, "raw")):
+                    die("%s:%d: %s (%s) is not an attribution run: no raw/" % (path, lineno, rel, src))
+                self.links.append((w[0], rel))
+                self._add(w[0], rel, src, points)
+
+    def _add(self, kind, rel, src, points):
+        data, cdata = load(src)
+        table = {"insns": self.insns, "repeat": self.repeat, "cache": self.cache}[kind]
+        got = cdata if kind == "cache" else data
+        plugin = "cachesim" if kind == "cache" else "insncount"
+        for dev in sorted(got):
+            for point in sorted(got[dev]):
+                if points is not None and point not in points:
+                    continue
+                for var, (meta, funcs) in sorted(got[dev][point].items()):
+                    slot = table.setdefault((dev, point), {})
+                    if var in slot:
+                        die("%s: %s %s %s is in two %s runs of %s" % (self.run, dev, point, var, kind, LINKS))
+                    if kind == "cache":
+                        slot[var] = funcs
+                        self.n[(kind, dev, point, var)] = meta["n_ios"]
+                        self.model = self.model or meta.get("model")
+                    else:
+                        slot[var] = per_io(meta, funcs)
+                        self.n[(kind, dev, point, var)] = meta["n_ios"][0]
+        for dev in sorted(got):
+            for var in sorted({v for p in got[dev].values() for v in p}):
+                info = os.path.join(src, "raw", dev, var, "boot-%s.info" % plugin)
+                if os.path.exists(info):
+                    self.boots.append((kind, rel, dev, var, read_info(info)))
+
+    def other(self, table):
+        """The variant compared with the control in TABLE, or None."""
+        vs = sorted({v for p in table.values() for v in p} - {self.control})
+        return vs[0] if len(vs) == 1 else None
+
+    def pairs(self, table, devices):
+        """[(device, point)] of TABLE where both kernels were attributed, in
+        the order of DEVICES and of point size."""
+        o = self.other(table)
+        keys = [k for k in table if o and self.control in table[k] and o in table[k]]
+        order = {d: i for i, d in enumerate(devices)}
+        return sorted(keys, key=lambda k: (order.get(k[0], len(order)), point_key(k[1])))
+
+    def kernels(self, meta):
+        """Per attribution boot's kernel against the bench run's (META: its
+        meta.txt as model.read_kv gives it): [(variant, series_sha256,
+        system_map_sha256, [kind path device], verdict)], verdict "this
+        run's series", "the same System.map as the boots of this run's
+        series" or "another kernel"."""
+        run_series = {}
+        for k, v in meta.items():
+            if k.startswith("kernel_"):
+                w = v[0].split()
+                run_series[k[7:]] = dict(zip(w[::2], w[1::2])).get("series_sha256")
+        groups = {}
+        for kind, rel, dev, var, info in self.boots:
+            key = (var, info.get("series_sha256", "?"), info.get("system_map_sha256", "?"))
+            groups.setdefault(key, []).append("%s %s %s" % (kind, rel, dev))
+        good_maps = {(var, sm) for (var, se, sm) in groups if se == run_series.get(var)}
+        out = []
+        for (var, se, sm), where in sorted(groups.items()):
+            if se == run_series.get(var):
+                verdict = "this run's series"
+            elif (var, sm) in good_maps:
+                verdict = "the same System.map as the boots of this run's series"
+            else:
+                verdict = "another kernel"
+            out.append((var, se, sm, where, verdict))
+        return out
+
+
+def page_cross(binary, functions):
+    """[(function, start, [(address, bytes, text)])]: each function's
+    instructions whose first and last byte lie on different 4 KiB pages,
+    from objdump -d (one reader: its '<address>:<TAB><bytes><TAB><text>'
+    lines, long instructions continued on a line of bytes alone)."""
+    import subprocess
+    out = []
+    for fn in functions:
+        p = subprocess.run(["objdump", "-d", "--disassemble=" + fn, binary], capture_output=True, text=True)
+        if p.returncode != 0:
+            die("objdump -d %s failed: %s" % (binary, p.stderr.strip()[:400]))
+        insns, inside = [], False
+        for line in p.stdout.splitlines():
+            if re.match(r"^[0-9a-f]+ <%s>:$" % re.escape(fn), line):
+                inside = True
+                continue
+            if inside and not line.strip():
+                break
+            m = re.match(r"^\s*([0-9a-f]+):\t((?:[0-9a-f]{2} )+)\s*\t?(.*)$", line)
+            if inside and m:
+                n = len(m.group(2).split())
+                if m.group(3).strip():
+                    insns.append([int(m.group(1), 16), n, m.group(3).strip()])
+                elif insns:
+                    insns[-1][1] += n
+        if not insns:
+            die("%s has no function %s" % (binary, fn))
+        out.append((fn, insns[0][0], [(a, n, t) for a, n, t in insns if a // 4096 != (a + n - 1) // 4096]))
+    return out
+
 
 def main(argv):
     if len(argv) == 7 and argv[1] == "fold":
         fold(*argv[2:])
     elif len(argv) == 7 and argv[1] == "fold-cache":
         fold_cache(*argv[2:])
+    elif len(argv) >= 4 and argv[1] == "page-cross":
+        for fn, start, hits in page_cross(argv[2], argv[3:]):
+            print("%s at %#x: %s" % (fn, start, "; ".join("+%d %s (%d bytes, from %#x)" % (a - start, t, n, a)
+                                                          for a, n, t in hits) or "no instruction crosses a page"))
     elif len(argv) in (3, 4) and argv[1] == "report":
         here = os.path.dirname(os.path.abspath(__file__))
         report(argv[2], argv[3] if len(argv) == 4 else os.path.join(here, "attrib-phases.txt"))
     else:
-        die("usage: attrib.py fold COUNTS SYSTEM_MAP KALLSYMS POINTS OUTDIR | attrib.py report RUNDIR [PHASES]")
+        die("usage: attrib.py fold|fold-cache COUNTS SYSTEM_MAP KALLSYMS POINTS OUTDIR | "
+            "attrib.py page-cross BINARY FUNCTION... | attrib.py report RUNDIR [PHASES]")
 
 
 if __name__ == "__main__":

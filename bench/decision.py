@@ -27,6 +27,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import attrib  # noqa: E402
 import model  # noqa: E402
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -1308,6 +1309,112 @@ class Decision:
                                  'sg_ring vs sg_table: ' + ', '.join(parts),
                                  'REPORT.md#the-api-alone-in-kernel-microbenchmark-sg_api_bench'))
 
+    # -- exact counts and the cache model, from the attribution runs attrib.txt names
+    def evidence(self):
+        """The attribution evidence (bench/attrib.py Evidence), or None."""
+        if not os.path.exists(os.path.join(self.run, attrib.LINKS)) or \
+                not os.path.exists(os.path.join(self.run, 'meta.txt')):
+            return None
+        run = model.Run(self.run)
+        return attrib.Evidence(self.run, run.points, run.control), run
+
+    def exact(self):
+        got = self.evidence()
+        if not got:
+            return
+        ev, run = got
+        pairs = ev.pairs(ev.insns, run.devices)
+        if pairs and ev.other(ev.insns) == RING:
+            parts, signs = [], {}
+            for d, p in pairs:
+                x, y = (sum(ev.insns[(d, p)][v].values()) for v in (CONTROL, RING))
+                parts.append(f'{d} {model.size_class(p)} {attrib.sfmt(y - x)} ({pct(y, x):+.2f} %)')
+                signs.setdefault(model.size_class(p), set()).add(y > x)
+            ahead = {s: CONTROL if v == {True} else RING if v == {False} else 'mixed' for s, v in signs.items()}
+            who = '; '.join(f'{w} at {", ".join(s for s in ahead if ahead[s] == w)}'
+                            for w in (CONTROL, RING, 'mixed') if w in ahead.values())
+            self.summary.append(('Instructions per I/O, exact (insncount TCG plugin, icount; '
+                                 + ', '.join(sorted({p.split('-')[0] + ' qd' + str(model.split_point(p)[2])
+                                                     for _, p in pairs})) + ')', who,
+                                 'sg_ring - sg_table per I/O: ' + ', '.join(parts)
+                                 + '; counted, not sampled, by function and phase in REPORT.md',
+                                 'REPORT.md#instructions-per-io-exact-tcg-plugin-icount'))
+            items = attrib.read_residue_classes(attrib.RESIDUE)
+            res = []
+            for d, p in [k for k in pairs if k[1] in attrib.read_residue_points(attrib.RESIDUE)]:
+                a, b = ev.insns[(d, p)][CONTROL], ev.insns[(d, p)][RING]
+                r = attrib.residue(a, b, items)
+                by = {c: sum(it[4] for it in r['items'] if it[0] == c) for c in attrib.CLASSES}
+                bound = (f', resolution {attrib.fmt(sum(a.values()) * ev.resolution[0] / 100)}'
+                         if ev.resolution else '')
+                res.append(f'{d} {p} {attrib.sfmt(r["total"])} = inherent {attrib.sfmt(by["inherent"])} + '
+                           f'incidental {attrib.sfmt(by["incidental"])} + measurement '
+                           f'{attrib.sfmt(by["measurement"])} + remainder {attrib.sfmt(r["rest"])} '
+                           f'(the N/2N residue{bound})')
+            if res:
+                self.summary.append(('The 4k deficit, every instruction of it (issue 16)', CONTROL,
+                                     '; '.join(res) + '; item by item, with what would remove the incidental '
+                                     'part, in REPORT.md',
+                                     'REPORT.md#the-4k-difference-every-instruction-of-it'))
+        cpairs = ev.pairs(ev.cache, run.devices)
+        if cpairs and ev.other(ev.cache) == RING:
+            parts = []
+            for d, p in cpairs:
+                f = {k: sum(sum(x[k] for x in ev.cache[(d, p)][v].values()) for v in (RING,))
+                     - sum(sum(x[k] for x in ev.cache[(d, p)][v].values()) for v in (CONTROL,))
+                     for k, _ in attrib.CACHE_MISSES}
+                parts.append(f'{d} {model.size_class(p)} ' + '/'.join(attrib.sfmt(f[k]) for k, _ in attrib.CACHE_MISSES))
+            low = min(sum(x[k] for x in ev.cache[key][v].values())
+                      for key in cpairs for v in (CONTROL, RING) for k, _ in attrib.CACHE_MISSES)
+            self.summary.append((f'Cache misses per I/O under a stated model ({ev.model})', 'not resolved',
+                                 'sg_ring - sg_table, L1I/L1D/L2 misses per I/O: ' + ', '.join(parts)
+                                 + '; one cachesim boot per kernel, so the resolution is not measured: each '
+                                 'figure is the difference of two runs'
+                                 + (f', and totals as low as {attrib.fmt(low)} show its noise' if low < 0 else ''),
+                                 'REPORT.md#cache-misses-per-io-a-stated-model'))
+
+    def cannot_show(self):
+        """The first item of "What this rig cannot show": what the speed
+        figures are, and, with attribution evidence, what it covers."""
+        got = self.evidence()
+        ev, run = got if got else (None, None)
+        cache = ev and ev.pairs(ev.cache, run.devices)
+        insns = ev and ev.pairs(ev.insns, run.devices)
+        if not (cache or insns):
+            return ('- Speed figures come from QEMU TCG, not hardware; in the deterministic mode (icount) guest '
+                    'time counts instructions and no caches are modelled, so a difference is one of '
+                    'instruction path length. The extra cache lines a ring header or a chain entry costs, '
+                    'and IOMMU or real-HBA behaviour, are not measured.')
+        done = sorted({p for _, p in (insns or []) + (cache or [])}, key=attrib.point_key)
+        left = [p for p in run.points if p not in done]
+        groups = {}  # (rw, queue depth) -> the sizes not attributed
+        for p in sorted(left, key=attrib.point_key):
+            rw, bs, qd = model.split_point(p)
+            groups.setdefault((rw, qd), []).append(bs)
+        every = {}
+        for p in run.points:
+            rw, bs, qd = model.split_point(p)
+            every.setdefault((rw, qd), []).append(bs)
+        gaps = [f'{rw} qd{qd}' + ('' if len(bs) == len(every[(rw, qd)]) else f' ({", ".join(bs)})')
+                for (rw, qd), bs in sorted(groups.items())]
+        txt = ('- Speed figures come from QEMU TCG, not hardware; in the deterministic mode (icount) guest '
+               'time counts instructions, so a difference is one of instruction path length.')
+        if cache:
+            txt += (f' Caches: this cache model ({ev.model}, write-allocate, no prefetcher), these misses '
+                    '(REPORT.md); a model, not any CPU: no miss costs guest time.')
+        else:
+            txt += ' No caches are modelled.'
+        ipts = sorted({p for _, p in insns or []}, key=attrib.point_key)
+        cpts = sorted({p for _, p in cache or []}, key=attrib.point_key)
+        if ipts == cpts:
+            txt += ' Instructions and cache misses per I/O are counted by function only at ' + ', '.join(ipts)
+        else:
+            txt += (' Instructions per I/O are counted by function only at ' + (', '.join(ipts) or 'no point')
+                    + (', cache misses only at ' + ', '.join(cpts) if cpts else ''))
+        txt += ((f' ({len(left)} of the run\'s {len(run.points)} points have neither: ' + '; '.join(gaps) + ')'
+                 if left else '') + '. IOMMU behaviour (an IOMMU device class) and real HBAs are not measured.')
+        return txt
+
     def write(self):
         self.churn()
         self.complexity()
@@ -1315,6 +1422,7 @@ class Decision:
         self.conversion()
         self.memory()
         self.speed()
+        self.exact()
         trees = self.f('trees.txt').strip().splitlines()
         meta = os.path.join(self.run, 'meta.txt')
         rid = f"Run `{model.read_kv(meta)['run_id'][0]}`. " if os.path.exists(meta) else ''
@@ -1327,10 +1435,7 @@ class Decision:
                 '| criterion | ahead | by how much | evidence |', '|---|---|---|---|']
         head += [f'| {c} | {a} | {b} | [{l.split("#")[-1] if "#" in l else l}]({l}) |' for c, a, b, l in self.summary]
         head += ['', 'What this rig cannot show:', '',
-                 '- Speed figures come from QEMU TCG, not hardware; in the deterministic mode (icount) guest '
-                 'time counts instructions and no caches are modelled, so a difference is one of '
-                 'instruction path length. The extra cache lines a ring header or a chain entry costs, '
-                 'and IOMMU or real-HBA behaviour, are not measured.',
+                 self.cannot_show(),
                  '- Complexity is measured on this port (ours) of the 2007 design against 6.1\'s matured '
                  'code; lines and McCabe numbers say how much code there is to read, not how hard a bug '
                  'in it is to find.',

@@ -22,7 +22,9 @@ the seed, by the order of the points (what ran before a point changes the
 physical layout of fio's buffers and the slab state) and, on the QEMU
 disks, by host time.  In the deterministic mode (icount) guest time counts
 instructions (1 instruction = 1 ns): a difference there is one of
-instruction path length, not of hardware speed (no caches are modelled).
+instruction path length, not of hardware speed (the guest clock charges
+no cache miss; where the run draws on attribution runs, misses under a
+stated cache model have a section of their own).
 """
 import csv
 import math
@@ -32,6 +34,7 @@ import statistics
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import attrib  # noqa: E402
 import fiojson  # noqa: E402
 import model  # noqa: E402
 from model import request_kib  # noqa: E402,F401  (tests use it from here)
@@ -83,6 +86,11 @@ def pct(x, sign=True):
     if not sign and 0 < abs(x) < 0.005:
         return '< 0.01 %'
     return f'{x:+.2f} %' if sign else f'{x:.2f} %'
+
+
+def sfmt(x):
+    """An instruction or miss count difference: signed, as attrib.py prints counts."""
+    return ('+' if x > 0 else '') + attrib.fmt(x)
 
 
 def plus_minus(c):
@@ -169,6 +177,8 @@ class Report:
         self.lines = []
         self.fam = {o: self.m.family(o) for o in self.m.others}
         self.cls = {o: self.m.classes(o) for o in self.m.others}
+        self.ev = (attrib.Evidence(self.run, self.m.points, self.m.control)
+                   if os.path.exists(os.path.join(self.run, attrib.LINKS)) else None)
 
     # -- the first screen
     def headline(self):
@@ -565,6 +575,163 @@ class Report:
             L.append(f'| {op} | {n} | ' + ' | '.join(cells) + ' |')
         L.append('')
 
+    # -- exact counts by function (the attribution runs attrib.txt names)
+    def attribution(self):
+        ev, m, L = self.ev, self.m, self.lines
+        if ev is None or not ev.pairs(ev.insns, m.devices):
+            return
+        a, b = ev.control, ev.other(ev.insns)
+        pairs = ev.pairs(ev.insns, m.devices)
+        rules = attrib.read_phases(attrib.PHASES)
+        src = ', '.join(f'`{rel}`' for kind, rel in ev.links if kind == 'insns')
+        L += ['## Instructions per I/O, exact (TCG plugin, icount)', '',
+              'Counted, not sampled: the insncount TCG plugin (`qemu/plugin/insncount.c`) counts every '
+              'translated block the guest executes, `bench/attrib.py` folds the blocks onto functions with '
+              'each kernel\'s own System.map, and per I/O is the difference of a run of 2N I/Os and a run '
+              'of N in one boot, over N (fio, io_uring, direct, queue depth 1; scsi_debug `delay=0`; TCG, '
+              f'icount, 1 vCPU). From the attribution run{"s" if src.count("`") > 2 else ""} {src}, '
+              f'named in this folder\'s `{attrib.LINKS}` (each renders its own ATTRIBUTION.md with '
+              '`bench/attrib.py report`). An instruction is as icount counts it: each iteration of a '
+              '`rep movs`/`rep stos` is one; and an instruction that crosses a 4 KiB page boundary is '
+              'counted twice where it is not the first of its translated block (`bench/attrib.py '
+              'page-cross` finds them; the 4k table below marks such differences "measurement").'
+              + self.resolution_sentence(), '',
+              f'| device | point | {a} | {b} | difference | % |', '|---|---|---|---|---|---|']
+        for d, p in pairs:
+            x, y = (sum(ev.insns[(d, p)][v].values()) for v in (a, b))
+            L.append(f'| {d} | {p} | {attrib.fmt(x)} | {attrib.fmt(y)} | {sfmt(y - x)} | '
+                     f'{pct(100.0 * (y - x) / x)} |')
+        L += ['', f'By phase (`bench/attrib-phases.txt`), instructions per I/O, {a} / {b} (difference); the '
+              'functions behind each difference: '
+              '[appendix](#appendix-the-functions-behind-the-instruction-differences).', '']
+        for d in [d for d in m.devices if any(k[0] == d for k in pairs)]:
+            pts = [p for dd, p in pairs if dd == d]
+            sums = {p: {v: attrib.phase_sums(rules, ev.insns[(d, p)][v]) for v in (a, b)} for p in pts}
+            L += [f'| {d}: phase | ' + ' | '.join(pts) + ' |', '|---|' + '---|' * len(pts)]
+            for ph in attrib.PHASE_ORDER:
+                L.append(f'| {attrib.PHASE_NAMES[ph]} | ' + ' | '.join(
+                    f'{attrib.fmt(sums[p][a][ph])} / {attrib.fmt(sums[p][b][ph])} '
+                    f'({sfmt(sums[p][b][ph] - sums[p][a][ph])})' for p in pts) + ' |')
+            L.append('')
+        self.residue_tables(pairs, a, b)
+
+    def resolution_sentence(self):
+        r = self.ev.resolution
+        if not r:
+            return ''
+        return (f' Resolution: the counts are exact, but the N and 2N runs of a boot do not start from the '
+                f'same state (page allocator, slab, the phase of periodic work), so a per-I/O figure is good '
+                f'to about {r[0]:g} % at 4k ({r[1]}); page-allocator functions with negative counts per I/O '
+                'are that residue.')
+
+    def residue_tables(self, pairs, a, b):
+        ev, L = self.ev, self.lines
+        items = attrib.read_residue_classes(attrib.RESIDUE)
+        pts = [(d, p) for d, p in pairs if p in attrib.read_residue_points(attrib.RESIDUE)]
+        if not pts:
+            return
+        L += ['### The 4k difference, every instruction of it', '',
+              f'Each function behind {b} minus {a} at {", ".join(sorted({p for _, p in pts}))}, grouped into items, each marked inherent to the '
+              'design (what an explicit ring of counted arrays costs by its nature), incidental to the '
+              'port (what this port costs on top, and what would remove it), or measurement (no cost of '
+              'either kernel: an artefact of the counting, said why). The classification is '
+              '`bench/attrib-residue.txt`; the figures are the attribution run\'s. What no item claims is '
+              'the remainder: functions that do not run a fixed number of instructions per I/O (the page '
+              'allocator, slab refills, the timer and scheduler, fio\'s own loop), i.e. the N/2N residue.'
+              + (' "Repeat": the same item in a second insncount measurement of the same kernels ('
+                 + ', '.join(f'`{rel}`' for kind, rel in ev.links if kind == 'repeat')
+                 + ', other guest images): the items come back, the remainder does not.' if ev.repeat else ''),
+              '']
+        for d, p in pts:
+            res = attrib.residue(ev.insns[(d, p)][a], ev.insns[(d, p)][b], items)
+            rep = ev.repeat.get((d, p), {})
+            rres = attrib.residue(rep[a], rep[b], items) if a in rep and b in rep else None
+            rnet = {it[1]: it[4] for it in rres['items']} if rres else {}
+            L += [f'{d} {p}: {sfmt(res["total"])} instructions per I/O ({a} '
+                  f'{attrib.fmt(sum(ev.insns[(d, p)][a].values()))}).', '',
+                  '| item | class | functions, ' + f'{a} / {b} per I/O | difference |'
+                  + (' repeat |' if rres else '') + ' why |',
+                  '|---|---|---|---|' + ('---|' if rres else '') + '---|']
+            for cls, label, reason, rows, net in res['items']:
+                fns = ', '.join(f'`{fn}` {attrib.fmt(x)} / {attrib.fmt(y)}' for fn, x, y, _ in rows)
+                L.append(f'| {label} | {cls} | {fns} | {sfmt(net)} |'
+                         + (f' {sfmt(rnet[label]) if label in rnet else "-"} |' if rres else '') + f' {reason} |')
+            big = ', '.join(f'`{n}` {sfmt(x)}' for x, n in res['remainder'][:6])
+            L.append(f'| remainder | N/2N residue | {len(res["remainder"])} other functions; the largest: '
+                     f'{big} | {sfmt(res["rest"])} |' + (f' {sfmt(rres["rest"])} |' if rres else '')
+                     + ' not a fixed cost per I/O |')
+            L += ['', attrib.residue_summary(res, sum(ev.insns[(d, p)][a].values()), ev.resolution)
+                  + (f' In the repeat run: total {sfmt(rres["total"])}, the items {sfmt(rres["classified"])}, '
+                     f'remainder {sfmt(rres["rest"])}.' if rres else ''), '']
+
+    # -- cache misses under the stated model
+    def cache_misses(self):
+        ev, m, L = self.ev, self.m, self.lines
+        if ev is None or not ev.pairs(ev.cache, m.devices):
+            return
+        a, b = ev.control, ev.other(ev.cache)
+        pairs = ev.pairs(ev.cache, m.devices)
+        src = ', '.join(f'`{rel}`' for kind, rel in ev.links if kind == 'cache')
+        L += ['## Cache misses per I/O (a stated model)', '',
+              f'Model: {ev.model} (`qemu/plugin/cachesim.c`: write-allocate, no prefetcher; instruction '
+              'fetches by guest virtual address, data by guest physical address), in boots of their own '
+              'with the cachesim plugin, per I/O by the same difference of two runs (N/4 and N/2 I/Os), '
+              f'from {src}. A model, not any CPU: it shows where the two kernels\' footprints differ, not '
+              'what a processor would do (no miss latency is charged anywhere). Small figures are the '
+              'difference of two runs: a negative one is that noise, and a difference of a few tens of '
+              'misses per I/O is not resolved. The functions that miss most: '
+              '[appendix](#appendix-the-functions-behind-the-instruction-differences).', '',
+              '| device | point | ' + ' | '.join(f'{lab} misses, {a} / {b} (difference)'
+                                              for _, lab in attrib.CACHE_MISSES) + ' |',
+              '|---|---|' + '---|' * len(attrib.CACHE_MISSES)]
+        for d, p in pairs:
+            cells = []
+            for f, _ in attrib.CACHE_MISSES:
+                x, y = (sum(v[f] for v in ev.cache[(d, p)][k].values()) for k in (a, b))
+                cells.append(f'{attrib.fmt(x)} / {attrib.fmt(y)} ({sfmt(y - x)})')
+            L.append(f'| {d} | {p} | ' + ' | '.join(cells) + ' |')
+        L.append('')
+
+    def attribution_appendix(self):
+        ev, m, L = self.ev, self.m, self.lines
+        if ev is None or not (ev.pairs(ev.insns, m.devices) or ev.pairs(ev.cache, m.devices)):
+            return
+        rules = attrib.read_phases(attrib.PHASES)
+        L += ['## Appendix: the functions behind the instruction differences', '']
+        if ev.pairs(ev.insns, m.devices):
+            a, b = ev.control, ev.other(ev.insns)
+            L += [f'Per attributed point, the functions whose instructions per I/O differ most ({b} minus '
+                  f'{a}, largest first; a function only one kernel has counts 0 in the other).', '']
+            for d, p in ev.pairs(ev.insns, m.devices):
+                pa, pb = ev.insns[(d, p)][a], ev.insns[(d, p)][b]
+                diffs = [t for t in attrib.differences(pa, pb) if abs(t[0]) >= 0.5][:12]
+                L += [f'{d} {p} (N = {ev.n[("insns", d, p, a)]} and {ev.n[("insns", d, p, b)]}):', '',
+                      f'| function | phase | {a} | {b} | difference |', '|---|---|---|---|---|']
+                L += [f'| `{n}` | {attrib.phase_of(rules, n)} | {attrib.fmt(pa.get(n, 0.0))} | '
+                      f'{attrib.fmt(pb.get(n, 0.0))} | {sfmt(x)} |' for x, n in diffs]
+                L.append('')
+        if ev.pairs(ev.cache, m.devices):
+            a, b = ev.control, ev.other(ev.cache)
+            L += ['Cache model: per point the functions with the most L1 misses (instruction plus data) per '
+                  'I/O in either kernel.', '']
+            for d, p in ev.pairs(ev.cache, m.devices):
+                fa, fb = ev.cache[(d, p)][a], ev.cache[(d, p)][b]
+                l1 = lambda t, n: t.get(n, {}).get('l1i_miss', 0.0) + t.get(n, {}).get('l1d_miss', 0.0)  # noqa: E731
+                top = sorted(set(fa) | set(fb), key=lambda n: (-max(l1(fa, n), l1(fb, n)), n))[:8]
+                L += [f'{d} {p}:', '', f'| function | phase | {a} | {b} | difference |', '|---|---|---|---|---|']
+                L += [f'| `{n}` | {attrib.phase_of(rules, n)} | {attrib.fmt(l1(fa, n))} | {attrib.fmt(l1(fb, n))} | '
+                      f'{sfmt(l1(fb, n) - l1(fa, n))} |' for n in top]
+                L.append('')
+        ks = ev.kernels(m.meta)
+        if ks:
+            L += ['The kernels the attribution boots ran, against this run\'s (series_sha256 of the patch '
+                  'series, sha256 of the System.map the counts were folded with; from each boot\'s '
+                  '`boot-<plugin>.info`):', '',
+                  '| kernel | series_sha256 | System.map sha256 | boots | against this run |', '|---|---|---|---|---|']
+            L += [f'| {v} | {se[:12]} | {sm[:12]} | {"; ".join(where)} | {verdict} |'
+                  for v, se, sm, where, verdict in ks]
+            L.append('')
+
     # -- plots
     def plots(self):
         import matplotlib
@@ -664,6 +831,8 @@ class Report:
 
     def write(self, plots=True):
         self.headline()
+        self.attribution()
+        self.cache_misses()
         self.header()
         self.points_table()
         self.profiles()
@@ -671,6 +840,7 @@ class Report:
         self.ceilings()
         self.requests()
         self.memory()
+        self.attribution_appendix()
         self.lines.append('Raw data: `raw/<device>/<variant>/r<N>/share/out/<point>.json` (fio json+), '
                           '`.blockstat0/.blockstat` (disk stat before/after), `ceil-*.json` (ceilings), '
                           'guest logs (`console.log`, `share/out/dmesg.txt`), metadata (`run.info`, '
