@@ -334,6 +334,7 @@ IOMMU_CALLS = [
     ("scatterlist maps (iommu_dma_map_sg: one per array mapped)", "iommu_dma_map_sg"),
     ("scatterlist unmaps (iommu_dma_unmap_sg)", "iommu_dma_unmap_sg"),
     ("single-buffer maps (iommu_dma_map_page: pvscsi's SG list)", "iommu_dma_map_page"),
+    ("scatterlist maps without an IOMMU (dma_direct_map_sg)", "dma_direct_map_sg"),
     ("IOVA allocations (alloc_iova_fast)", "alloc_iova_fast"),
     ("... of them from the rbtree (alloc_iova: not in the per-CPU cache)", "alloc_iova"),
     ("IOVA frees (free_iova_fast)", "free_iova_fast"),
@@ -517,7 +518,7 @@ def report(rundir, phases_path):
                 w("Block requests per I/O (the disk's stat, by difference): %s.\n" % ", ".join(
                     "%s %s (%s KiB each)" % ((v,) + (lambda r: (fmt(r[0]), fmt(r[1] / r[0] / 2) if r[0] else "-"))(
                         stat_per_io(st[v], ns[v]))) for v in cols if v in st))
-            if dev.startswith("iommu") or any(entries_per_io(*have[v]).get("alloc_iova_fast") for v in cols):
+            if any(entries_per_io(*have[v]).get(f) for v in cols for _, f in IOMMU_CALLS[1:]):
                 iommu_table(w, have, cols)
             if len(cols) == 2:
                 a, b = cols
@@ -561,12 +562,16 @@ def device_notes(w, dev, extra, variants):
 def iommu_table(w, have, cols):
     """The DMA and IOMMU calls per I/O (IOMMU_CALLS) of one point."""
     eio = {v: entries_per_io(*have[v]) for v in cols}
+    # without an IOMMU (no IOVA allocated), only the calls that were made
+    iommu = any(eio[v].get("alloc_iova_fast") for v in cols)
     w("DMA and IOMMU calls per I/O (entries of the function, by difference):\n")
     heads = ["calls per I/O"] + cols + (["%s - %s" % (cols[1], cols[0])] if len(cols) == 2 else [])
     w("| " + " | ".join(heads) + " |")
     w("|---" * len(heads) + "|")
     for label, fn in IOMMU_CALLS:
         vals = [eio[v].get(fn, 0.0) for v in cols]
+        if not iommu and not any(vals):
+            continue
         row = "| %s | %s" % (label, " | ".join(fmt2(x) for x in vals))
         if len(cols) == 2:
             d = vals[1] - vals[0]

@@ -4,7 +4,8 @@
 #
 # Environment (all optional):
 #   DEVICES="fake real"   scsi_debug delay=0, with fake_rw=1 (no copy) / without;
-#                         also the IOMMU class: iommu-strict, iommu-lazy (below)
+#                         also the IOMMU class: iommu-strict, iommu-lazy, and
+#                         pvscsi (the same disk without an IOMMU) (below)
 #   POINTS="randread-4k-qd1 randread-64k-qd1 randread-1M-qd1 randread-4M-qd1"
 #   VARIANTS              default: every directory under variants/
 #   CACHE=1               also one boot per device and kernel with the cachesim
@@ -49,6 +50,8 @@
 # instructions, attributed to cpu_idle_poll (phase "idle"); everything else
 # per I/O repeats on a rerun except what depends on guest time (the tick,
 # the flush queue's timer): bench/attrib.py compare shows how much.  The
+# DEVICES=pvscsi is the same disk and idle=poll on the normal kernels and
+# the pc machine, without an IOMMU (dma-direct: mapping costs no IOVA).  The
 # plan also keeps the queue's limits (queue-limits), the IOMMU's state
 # (iommu-state) and the disk's stat after each run (<point>-stat).
 #
@@ -69,7 +72,7 @@ out=${SGB_RESULTS:-$top/results}/$run_id
 work=$top/build/attrib/$run_id
 
 for d in "${devices[@]}"; do
-	case $d in real|fake|iommu-strict|iommu-lazy) ;; *) die "unknown device '$d': use real, fake, iommu-strict or iommu-lazy" ;; esac
+	case $d in real|fake|pvscsi|iommu-strict|iommu-lazy) ;; *) die "unknown device '$d': use real, fake, pvscsi, iommu-strict or iommu-lazy" ;; esac
 done
 # bdir_of DEVICE VARIANT: the build directory of the kernel a device boots
 bdir_of() {
@@ -132,20 +135,23 @@ plan() {
 	echo '. "$SGB_LIB"'
 	echo 'set -e'
 	case $dev in
-	iommu-*)
-		want=DMA
-		[ "$dev" = iommu-lazy ] && want=DMA-FQ
+	pvscsi | iommu-*)
 		echo 'disk=$(qdisk pvscsi)'
 		# the limits a request is split by, and the IOMMU domain of the HBA
 		echo 'q=/sys/block/$disk/queue'
 		echo 'for f in max_sectors_kb max_hw_sectors_kb max_segments max_segment_size logical_block_size; do echo "$f $(cat $q/$f)"; done >"$SGB_OUT/queue-limits"'
+		stat='echo "$(block_stat $disk)"'
+		;;&
+	iommu-*)
+		want=DMA
+		[ "$dev" = iommu-lazy ] && want=DMA-FQ
 		echo 'pci=$(readlink -f /sys/block/$disk/device)'
 		echo 'pci=${pci%%/host*}'
 		echo 'type=$(cat $pci/iommu_group/type)'
 		echo '{ echo "pci_device ${pci##*/}"; echo "iommu_group_type $type"; echo "cmdline $(cat /proc/cmdline)"; dmesg | grep -E "DMAR|iommu|IOMMU" || true; } >"$SGB_OUT/iommu-state"'
 		echo "[ \"\$type\" = $want ] || { echo \"the HBA's IOMMU domain is '\$type', $dev wants $want\" >&2; exit 1; }"
-		stat='echo "$(block_stat $disk)"'
 		;;
+	pvscsi) ;;
 	*) echo "disk=\$(sd_load $params)" ;;
 	esac
 	echo 'cp /proc/kallsyms "$SGB_OUT/kallsyms"'
@@ -179,6 +185,7 @@ mkdir -p "$out/raw" "$work"
 	echo "device_fake scsi_debug dev_size_mb=1024 delay=0 fake_rw=1"
 	for d in "${devices[@]}"; do
 		case $d in
+		pvscsi) echo "device_pvscsi pvscsi on a 1 GiB sparse raw file (QEMU's file driver), pc machine, no IOMMU, the normal kernel, guest idle=poll" ;;
 		iommu-strict) echo "device_iommu-strict pvscsi on a 1 GiB sparse raw file (QEMU's file driver), q35 + intel-iommu,intremap=off, the <variant>-iommu kernel (bench/iommu.config), guest intel_iommu=on iommu.strict=1 idle=poll" ;;
 		iommu-lazy) echo "device_iommu-lazy pvscsi on a 1 GiB sparse raw file (QEMU's file driver), q35 + intel-iommu,intremap=off, the <variant>-iommu kernel (bench/iommu.config), guest intel_iommu=on iommu.strict=0 idle=poll" ;;
 		esac
@@ -198,6 +205,7 @@ attrib_boot() {
 	local args=(-M 2048 -a norandmaps)
 	b=$(bdir_of "$d" "$v")
 	case $d in
+	pvscsi) args=(-M 2048 -d pvscsi=file:1G -a "norandmaps idle=poll") ;;
 	iommu-strict) args=(-M 2048 -f iommu -I -d pvscsi=file:1G -a "norandmaps idle=poll iommu.strict=1") ;;
 	iommu-lazy) args=(-M 2048 -f iommu -I -d pvscsi=file:1G -a "norandmaps idle=poll iommu.strict=0") ;;
 	esac

@@ -143,6 +143,26 @@ class IommuFoldTest(unittest.TestCase):
         self.assertIn('| iommu-strict | sg_table | randread-64k-qd1 | alloc_iova_fast | 2.00 | 3.00 |', out)
 
 
+class NoIommuTest(unittest.TestCase):
+    def test_without_an_iommu_the_table_has_only_the_calls_made(self):
+        tmp = tempfile.mkdtemp(prefix='attrib-noiommu-test-')
+        try:
+            d = os.path.join(tmp, 'raw', 'pvscsi', 'sg_table')
+            os.makedirs(d)
+            with open(os.path.join(d, 'randread-4k-qd1.tsv'), 'w') as f:
+                # N = 10: scsi_queue_rq entered 10 then 20 times, dma_direct_map_sg 11 then 21
+                f.write('# n_ios 10\n# total_insns 0 0\nfunction\tinsns_n\tinsns_2n\tentries_n\tentries_2n\n'
+                        'scsi_queue_rq\t50\t100\t10\t20\ndma_direct_map_sg\t110\t210\t11\t21\n')
+            attrib.report(tmp, PHASES)
+            with open(os.path.join(tmp, 'ATTRIBUTION.md')) as f:
+                md = f.read()
+            self.assertIn('| SCSI commands (scsi_queue_rq) | 1.00 |', md)
+            self.assertIn('| scatterlist maps without an IOMMU (dma_direct_map_sg) | 1.00 |', md)
+            self.assertNotIn('alloc_iova_fast', md)
+        finally:
+            shutil.rmtree(tmp)
+
+
 class HashSeedTest(unittest.TestCase):
     def test_report_is_the_same_whatever_the_hash_seed(self):
         tmp = tempfile.mkdtemp(prefix='attrib-seed-test-')
