@@ -327,8 +327,10 @@ def entries_per_io(meta, funcs):
 
 
 # The calls an I/O makes into the DMA API and the IOMMU, counted as entries
-# of these functions (each out of line in both kernels' System.map: exported
-# or called through a function pointer).  A (label, function) a line.
+# of these functions (each out of line in the debug kernels' System.map,
+# common/debug.config: exported, called through a function pointer or too
+# big to inline; a function inlined in a kernel shows 0).  A (label,
+# function) a line.
 IOMMU_CALLS = [
     ("SCSI commands (scsi_queue_rq)", "scsi_queue_rq"),
     ("scatterlist maps (iommu_dma_map_sg: one per array mapped)", "iommu_dma_map_sg"),
@@ -339,12 +341,14 @@ IOMMU_CALLS = [
     ("... of them from the rbtree (alloc_iova: not in the per-CPU cache)", "alloc_iova"),
     ("IOVA frees (free_iova_fast)", "free_iova_fast"),
     ("... of them returned to the rbtree (remove_iova)", "remove_iova"),
-    ("unmapped IOVAs queued for a lazy free (queue_iova)", "queue_iova"),
+    ("IOVA releases at unmap (iommu_dma_free_iova: queued when lazy, freed when strict)", "iommu_dma_free_iova"),
+    ("flush-queue reaps (fq_ring_free: at each queueing and each timer run)", "fq_ring_free"),
     ("flush-queue timer runs (fq_flush_timeout)", "fq_flush_timeout"),
     ("IOTLB flushes of the whole domain (intel_flush_iotlb_all)", "intel_flush_iotlb_all"),
     ("mapped ranges written to the IOMMU page table (intel_iommu_map_pages)", "intel_iommu_map_pages"),
     ("unmapped ranges (intel_iommu_unmap_pages)", "intel_iommu_unmap_pages"),
     ("IOTLB syncs after an unmap (intel_iommu_tlb_sync)", "intel_iommu_tlb_sync"),
+    ("page-selective IOTLB invalidations (iommu_flush_iotlb_psi)", "iommu_flush_iotlb_psi"),
     ("invalidation-queue submissions waited for (qi_submit_sync)", "qi_submit_sync"),
 ]
 

@@ -12,6 +12,14 @@
 #                         plugin (the stated cache model; N/4 I/Os per run:
 #                         the model costs a callback per instruction and per
 #                         memory access); 0: not (the default)
+#   IOMMU_KERNEL=iommu    the kernels the IOMMU class boots: iommu (the default,
+#                         build/<variant>-iommu) or debug (build/<variant>-debug,
+#                         common/debug.config: it has intel-iommu too, and
+#                         KASAN, lockdep, kmemleak and DMA-API debugging, which
+#                         inflate the instruction counts but not the calls)
+#   IDLE=poll | halt      how the guest of the pvscsi and IOMMU classes waits for
+#                         QEMU's I/O: spinning (idle=poll, the default) or hlt
+#   DIV=1                 N divided by DIV for every point (fewer I/Os per run)
 #   PAR=1 | 2             the two kernels' boots one after another, or at once
 #   RUN_ID=<name>         default: attrib-<date>; output results/<run-id>/
 #                         (SGB_RESULTS=<dir> puts it under <dir> instead)
@@ -75,9 +83,18 @@ for d in "${devices[@]}"; do
 	case $d in real|fake|pvscsi|iommu-strict|iommu-lazy) ;; *) die "unknown device '$d': use real, fake, pvscsi, iommu-strict or iommu-lazy" ;; esac
 done
 # bdir_of DEVICE VARIANT: the build directory of the kernel a device boots
+iommu_kernel=${IOMMU_KERNEL:-iommu}
+case ${IDLE:-poll} in
+poll) idle_arg=" idle=poll" ;;
+halt) idle_arg='' ;;
+*) die "IDLE must be poll or halt, not '$IDLE'" ;;
+esac
+div=${DIV:-1}
+[[ $div =~ ^[1-9][0-9]*$ ]] || die "DIV must be a positive integer, not '$div'"
+case $iommu_kernel in iommu | debug) ;; *) die "IOMMU_KERNEL must be iommu or debug, not '$iommu_kernel'" ;; esac
 bdir_of() {
 	case $1 in
-	iommu-*) echo "$2-iommu" ;;
+	iommu-*) echo "$2-$iommu_kernel" ;;
 	*) echo "$2" ;;
 	esac
 }
@@ -94,7 +111,7 @@ for v in "${variants_list[@]}"; do
 				die "$v is not built: run 'make image'"
 		else
 			[ -f "$top/build/$b/.built" ] && [ -f "$top/build/$b/initramfs.cpio" ] ||
-				die "$b is not built: run 'common/build.sh $v iommu && common/image/build.sh $v iommu'"
+				die "$b is not built: run 'common/build.sh $v $iommu_kernel && common/image/build.sh $v $iommu_kernel'"
 		fi
 	done
 done
@@ -185,12 +202,12 @@ mkdir -p "$out/raw" "$work"
 	echo "device_fake scsi_debug dev_size_mb=1024 delay=0 fake_rw=1"
 	for d in "${devices[@]}"; do
 		case $d in
-		pvscsi) echo "device_pvscsi pvscsi on a 1 GiB sparse raw file (QEMU's file driver), pc machine, no IOMMU, the normal kernel, guest idle=poll" ;;
-		iommu-strict) echo "device_iommu-strict pvscsi on a 1 GiB sparse raw file (QEMU's file driver), q35 + intel-iommu,intremap=off, the <variant>-iommu kernel (bench/iommu.config), guest intel_iommu=on iommu.strict=1 idle=poll" ;;
-		iommu-lazy) echo "device_iommu-lazy pvscsi on a 1 GiB sparse raw file (QEMU's file driver), q35 + intel-iommu,intremap=off, the <variant>-iommu kernel (bench/iommu.config), guest intel_iommu=on iommu.strict=0 idle=poll" ;;
+		pvscsi) echo "device_pvscsi pvscsi on a 1 GiB sparse raw file (QEMU's file driver), pc machine, no IOMMU, the normal kernel, guest${idle_arg:- with hlt}" ;;
+		iommu-strict) echo "device_iommu-strict pvscsi on a 1 GiB sparse raw file (QEMU's file driver), q35 + intel-iommu,intremap=off, the <variant>-$iommu_kernel kernel, guest intel_iommu=on iommu.strict=1${idle_arg}" ;;
+		iommu-lazy) echo "device_iommu-lazy pvscsi on a 1 GiB sparse raw file (QEMU's file driver), q35 + intel-iommu,intremap=off, the <variant>-$iommu_kernel kernel, guest intel_iommu=on iommu.strict=0${idle_arg}" ;;
 		esac
 	done
-	echo "fio direct=1 ioengine=io_uring randseed=1 number_ios=N then 2N (N: 4k 2000, 64k 1000, 1M 200, 4M 100)"
+	echo "fio direct=1 ioengine=io_uring randseed=1 number_ios=N then 2N (N: 4k 2000, 64k 1000, 1M 200, 4M 100$([ "$div" = 1 ] || echo ", divided by $div"))"
 	for p in "${points[@]}"; do echo "point $p"; done
 	echo "variants ${variants_list[*]}"
 	echo "base $(base_desc)"
@@ -205,9 +222,9 @@ attrib_boot() {
 	local args=(-M 2048 -a norandmaps)
 	b=$(bdir_of "$d" "$v")
 	case $d in
-	pvscsi) args=(-M 2048 -d pvscsi=file:1G -a "norandmaps idle=poll") ;;
-	iommu-strict) args=(-M 2048 -f iommu -I -d pvscsi=file:1G -a "norandmaps idle=poll iommu.strict=1") ;;
-	iommu-lazy) args=(-M 2048 -f iommu -I -d pvscsi=file:1G -a "norandmaps idle=poll iommu.strict=0") ;;
+	pvscsi) args=(-M 2048 -d pvscsi=file:1G -a "norandmaps$idle_arg") ;;
+	iommu-strict) args=(-M 2048 -f "$iommu_kernel" -I -d pvscsi=file:1G -a "norandmaps$idle_arg iommu.strict=1") ;;
+	iommu-lazy) args=(-M 2048 -f "$iommu_kernel" -I -d pvscsi=file:1G -a "norandmaps$idle_arg iommu.strict=0") ;;
 	esac
 	map=$top/build/$b/obj/System.map
 	[ -f "$map" ] || die "no $map: run 'make build'"
@@ -253,8 +270,8 @@ attrib_boot() {
 kernel_boots() {
 	local d
 	for d in "${devices[@]}"; do
-		attrib_boot "$d" "$1" insncount 1
-		if [ "${CACHE:-0}" = 1 ]; then attrib_boot "$d" "$1" cachesim 4; fi
+		attrib_boot "$d" "$1" insncount "$div"
+		if [ "${CACHE:-0}" = 1 ]; then attrib_boot "$d" "$1" cachesim $((4 * div)); fi
 	done
 }
 
