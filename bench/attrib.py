@@ -551,15 +551,17 @@ def report(rundir, phases_path):
 
 def device_notes(w, dev, extra, variants):
     """The queue limits and IOMMU state a device's plan recorded."""
-    w("## %s: the disk's queue limits and the IOMMU\n" % dev)
+    has_iommu = any("iommu-state" in extra[v] for v in extra)
+    w("## %s: the disk's queue limits%s\n" % (dev, " and the IOMMU" if has_iommu else ""))
     for v in variants:
         if v not in extra:
             continue
         ql = dict(kv for kv in extra[v].get("queue-limits", []) if len(kv) == 2)
         st = dict(kv for kv in extra[v].get("iommu-state", []) if len(kv) == 2)
-        w("- %s: %s; IOMMU group type of %s: %s." % (
-            v, ", ".join("%s %s" % kv for kv in sorted(ql.items())) or "no queue limits recorded",
-            st.get("pci_device", "?"), st.get("iommu_group_type", "?")))
+        line = "- %s: %s" % (v, ", ".join("%s %s" % kv for kv in sorted(ql.items())) or "no queue limits recorded")
+        if st:
+            line += "; IOMMU group type of %s: %s" % (st.get("pci_device", "?"), st.get("iommu_group_type", "?"))
+        w(line + ".")
     w("")
 
 

@@ -153,12 +153,17 @@ class NoIommuTest(unittest.TestCase):
                 # N = 10: scsi_queue_rq entered 10 then 20 times, dma_direct_map_sg 11 then 21
                 f.write('# n_ios 10\n# total_insns 0 0\nfunction\tinsns_n\tinsns_2n\tentries_n\tentries_2n\n'
                         'scsi_queue_rq\t50\t100\t10\t20\ndma_direct_map_sg\t110\t210\t11\t21\n')
+            with open(os.path.join(d, 'queue-limits'), 'w') as f:
+                f.write('max_segments 128\n')
             attrib.report(tmp, PHASES)
             with open(os.path.join(tmp, 'ATTRIBUTION.md')) as f:
                 md = f.read()
             self.assertIn('| SCSI commands (scsi_queue_rq) | 1.00 |', md)
             self.assertIn('| scatterlist maps without an IOMMU (dma_direct_map_sg) | 1.00 |', md)
             self.assertNotIn('alloc_iova_fast', md)
+            # the queue limits, and no IOMMU state where there is none
+            self.assertIn('- sg_table: max_segments 128.', md)
+            self.assertNotIn('IOMMU group type', md)
         finally:
             shutil.rmtree(tmp)
 
