@@ -51,16 +51,21 @@
 # invalidates the IOTLB and frees its IOVA at once; IOMMU group type "DMA")
 # or iommu.strict=0 (lazy: unmapped IOVAs wait in the flush queue, freed
 # after a flush-all when it fills or its 10 ms timer fires; type "DMA-FQ"),
-# which the plan checks, and with idle=poll: the guest spins instead of
-# halting while it waits for QEMU to complete a read, so its clock (icount:
-# instructions) never jumps ahead to its next timer.  Under icount the host
-# I/O completes after a host-dependent number of those spinning
-# instructions, attributed to cpu_idle_poll (phase "idle"); everything else
-# per I/O repeats on a rerun except what depends on guest time (the tick,
-# the flush queue's timer): bench/attrib.py compare shows how much.  The
-# DEVICES=pvscsi is the same disk and idle=poll on the normal kernels and
-# the pc machine, without an IOMMU (dma-direct: mapping costs no IOVA).  The
-# plan also keeps the queue's limits (queue-limits), the IOMMU's state
+# which the plan checks.  Unlike scsi_debug, QEMU completes a read in host
+# time, and at qd1 the guest waits for it.  IDLE=poll (the default) boots
+# it with idle=poll: it spins instead of halting, so its clock (icount:
+# instructions) never jumps ahead to its next timer; the spin is
+# host-dependent and goes to cpu_idle_poll (phase "idle", kept out of the
+# comparison), and every guest sleep (boot, settle) becomes instructions
+# too, so boots are slow.  IDLE=halt lets it halt: then icount jumps its
+# clock to the next timer each time it idles, and the ticks (and in lazy
+# mode the flush queue's 10 ms timer) run as often as the host is slow:
+# their instructions per I/O and the flush-queue timer runs are
+# host-dependent, the map, unmap and IOVA calls are not.  bench/attrib.py
+# compare shows how much a rerun moves.  DEVICES=pvscsi is the same disk
+# on the normal kernels and the pc machine, without an IOMMU (dma-direct:
+# mapping costs no IOVA).  The plan also keeps the queue's limits
+# (queue-limits), the IOMMU's state
 # (iommu-state) and the disk's stat after each run (<point>-stat).
 #
 # Output: results/<run-id>/raw/<device>/<variant>/<point>.tsv (small, the
