@@ -14,7 +14,10 @@
 #       (the debug kernels, common/debug.config, or the iommu ones,
 #       bench/iommu.config).  For lazy unmapping (the flush queue, domain
 #       type DMA-FQ) add -a iommu.strict=0: the kernel takes the last
-#       iommu.strict= on its command line.
+#       iommu.strict= on its command line.  QEMU 7.2's pvscsi reads its request
+#       descriptors and SG lists and writes its completions at
+#       guest-physical addresses, not through the IOMMU: behind -I a pvscsi
+#       disk crashes the guest (results/attrib-20261204-iommu/README.md).
 #
 # -l:   the plan travels inside the initramfs (a cpio of plan.sh appended
 #       to the image for this boot; it sources the image's $SGB_LIB) and the
