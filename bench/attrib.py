@@ -26,8 +26,23 @@ insncount TCG plugin's block counts (qemu/plugin/insncount.c).
   attrib.py report RUNDIR [PHASES]
       Reads RUNDIR/raw/<device>/<variant>/<point>.tsv and writes
       RUNDIR/ATTRIBUTION.md: per point, instructions per I/O by phase for
-      each kernel side by side and the functions behind the difference.
+      each kernel side by side and the functions behind the difference;
+      for a device that maps through an IOMMU (the iommu-* class of
+      bench/attrib.sh), also the DMA and IOMMU calls per I/O (IOMMU_CALLS:
+      the entries of those functions) and the block requests per I/O
+      (<point>.stat, the disk's stat after each run).
       PHASES: the symbol -> phase rules (default bench/attrib-phases.txt).
+  attrib.py compare RUNDIR_A RUNDIR_B [PHASES]
+      Prints (markdown) how two runs of the same points differ: per device,
+      variant and point, instructions per I/O by phase in each and the
+      difference, the function that differs most, and the IOMMU calls.
+
+A function's entries are the executions of the translated blocks that
+start at its first instruction (every translation of it: icount may cut a
+block short, so one address can have several): the times it was called,
+plus any jump back to its very first instruction (which gcc's code for the
+functions IOMMU_CALLS lists does not have: each starts with a push or a
+register move, not a loop head).
 
 Per I/O by difference: (count in the 2N run - count in the N run) / N, so
 fio's start-up and exit, the marks themselves and anything else that does
@@ -42,7 +57,7 @@ import re
 import sys
 
 USER_TOP = 0x0000800000000000
-PHASE_ORDER = ["allocate", "map", "dma", "copy", "free", "scsi", "rest", "user"]
+PHASE_ORDER = ["allocate", "map", "dma", "copy", "free", "scsi", "rest", "idle", "user"]
 PHASE_NAMES = {
     "allocate": "allocate",
     "map": "map the request",
@@ -51,6 +66,7 @@ PHASE_NAMES = {
     "free": "free",
     "scsi": "SCSI glue",
     "rest": "the rest (block layer, io_uring, syscalls, interrupts, ...)",
+    "idle": "idle (spinning while QEMU does the I/O: host-dependent)",
     "user": "user space (fio)",
 }
 
@@ -311,6 +327,62 @@ def per_io(meta, funcs):
     return {name: (v[1] - v[0]) / n for name, v in funcs.items()}
 
 
+def entries_per_io(meta, funcs):
+    """Entries (executions of the blocks at the function's first
+    instruction) per I/O, by difference as per_io()."""
+    n = meta["n_ios"][0]
+    return {name: (v[3] - v[2]) / n for name, v in funcs.items()}
+
+
+# The calls an I/O makes into the DMA API and the IOMMU, counted as entries
+# of these functions (each out of line in the debug kernels' System.map,
+# common/debug.config: exported, called through a function pointer or too
+# big to inline; a function inlined in a kernel shows 0).  A (label,
+# function) a line.
+IOMMU_CALLS = [
+    ("SCSI commands (scsi_queue_rq)", "scsi_queue_rq"),
+    ("scatterlist maps (iommu_dma_map_sg: one per array mapped)", "iommu_dma_map_sg"),
+    ("scatterlist unmaps (iommu_dma_unmap_sg)", "iommu_dma_unmap_sg"),
+    ("single-buffer maps (iommu_dma_map_page: pvscsi's SG list)", "iommu_dma_map_page"),
+    ("scatterlist maps without an IOMMU (dma_direct_map_sg)", "dma_direct_map_sg"),
+    ("IOVA allocations (alloc_iova_fast)", "alloc_iova_fast"),
+    ("... of them from the rbtree (alloc_iova: not in the per-CPU cache)", "alloc_iova"),
+    ("IOVA frees (free_iova_fast)", "free_iova_fast"),
+    ("... of them returned to the rbtree (remove_iova)", "remove_iova"),
+    ("IOVA releases at unmap (iommu_dma_free_iova: queued when lazy, freed when strict)", "iommu_dma_free_iova"),
+    ("flush-queue reaps (fq_ring_free: at each queueing and each timer run)", "fq_ring_free"),
+    ("flush-queue timer runs (fq_flush_timeout)", "fq_flush_timeout"),
+    ("IOTLB flushes of the whole domain (intel_flush_iotlb_all)", "intel_flush_iotlb_all"),
+    ("mapped ranges written to the IOMMU page table (intel_iommu_map_pages)", "intel_iommu_map_pages"),
+    ("unmapped ranges (intel_iommu_unmap_pages)", "intel_iommu_unmap_pages"),
+    ("IOTLB syncs after an unmap (intel_iommu_tlb_sync)", "intel_iommu_tlb_sync"),
+    ("page-selective IOTLB invalidations (iommu_flush_iotlb_psi)", "iommu_flush_iotlb_psi"),
+    ("invalidation-queue submissions waited for (qi_submit_sync)", "qi_submit_sync"),
+]
+
+
+def read_stat(path):
+    """A <point>.stat file: the disk's "read_ios read_sectors write_ios
+    write_sectors" before the N run, after it and after the 2N run; gives
+    (requests, sectors) per I/O by difference, or None if malformed."""
+    rows = []
+    with open(path) as f:
+        for line in f:
+            w = line.split()
+            if len(w) == 4:
+                rows.append([int(x) for x in w])
+    if len(rows) != 3:
+        die("%s: want 3 lines of diskstats (before N, after N, after 2N), not %d" % (path, len(rows)))
+    return rows
+
+
+def stat_per_io(rows, n):
+    a, b, c = rows
+    reqs = ((c[0] - b[0]) - (b[0] - a[0]) + (c[2] - b[2]) - (b[2] - a[2])) / n
+    sectors = ((c[1] - b[1]) - (b[1] - a[1]) + (c[3] - b[3]) - (b[3] - a[3])) / n
+    return reqs, sectors
+
+
 def read_phases(path):
     rules = []
     with open(path) as f:
@@ -364,13 +436,16 @@ def point_key(p):
 
 
 def load(rundir):
-    """An attribution run's raw files: (data, cdata), data[device][point]
-    [variant] = read_tsv() of raw/<device>/<variant>/<point>.tsv, cdata
-    the same with read_cache_tsv() of <point>.cache.tsv."""
+    """An attribution run's raw files: (data, cdata, stats, extra),
+    data[device][point][variant] = read_tsv() of
+    raw/<device>/<variant>/<point>.tsv, cdata the same with read_cache_tsv()
+    of <point>.cache.tsv, stats the same with read_stat() of <point>.stat,
+    extra[device][variant][name] the key-value lines of its queue-limits
+    and iommu-state files."""
     raw = os.path.join(rundir, "raw")
     if not os.path.isdir(raw):
         die("%s has no raw/ directory (the output of bench/attrib.sh)" % rundir)
-    data, cdata = {}, {}
+    data, cdata, stats, extra = {}, {}, {}, {}
     for dev in sorted(os.listdir(raw)):
         ddir = os.path.join(raw, dev)
         if not os.path.isdir(ddir):
@@ -384,12 +459,18 @@ def load(rundir):
                     cdata.setdefault(dev, {}).setdefault(fn[:-10], {})[var] = read_cache_tsv(os.path.join(vdir, fn))
                 elif fn.endswith(".tsv"):
                     data.setdefault(dev, {}).setdefault(fn[:-4], {})[var] = read_tsv(os.path.join(vdir, fn))
-    return data, cdata
+                elif fn.endswith(".stat"):
+                    stats.setdefault(dev, {}).setdefault(fn[:-5], {})[var] = read_stat(os.path.join(vdir, fn))
+                elif fn in ("queue-limits", "iommu-state"):
+                    with open(os.path.join(vdir, fn)) as f:
+                        kv = [line.rstrip("\n").split(" ", 1) for line in f]
+                    extra.setdefault(dev, {}).setdefault(var, {})[fn] = kv
+    return data, cdata, stats, extra
 
 
 def report(rundir, phases_path):
     rules = read_phases(phases_path)
-    data, cdata = load(rundir)
+    data, cdata, stats, extra = load(rundir)
     if not data:
         die("no raw/<device>/<variant>/<point>.tsv under %s" % rundir)
     variants = sorted({v for d in data.values() for p in d.values() for v in p})
@@ -415,8 +496,9 @@ def report(rundir, phases_path):
         with open(meta_path) as f:
             w(f.read().rstrip("\n"))
         w("```\n")
-    first = variants[0]
     for dev in sorted(data):
+        if dev in extra:
+            device_notes(w, dev, extra[dev], variants)
         for point in sorted(data[dev], key=point_key):
             have = data[dev][point]
             w("## %s %s\n" % (dev, point))
@@ -439,21 +521,44 @@ def report(rundir, phases_path):
                 for name, x in pio[v].items():
                     ph = phase_of(rules, name)
                     by_phase[v][ph] = by_phase[v].get(ph, 0.0) + x
-            for ph in PHASE_ORDER + ["total"]:
-                vals = [sum(by_phase[v].values()) if ph == "total" else by_phase[v].get(ph, 0.0) for v in cols]
-                row = "| %s | " % (("**total**" if ph == "total" else PHASE_NAMES[ph])) + " | ".join(fmt(x) for x in vals)
+            # the idle phase gets rows of its own only where the CPU waited
+            # (the IOMMU class); elsewhere its residue stays in "rest"
+            has_idle = any(abs(by_phase[v].get("idle", 0.0)) >= 0.5 for v in cols)
+            if not has_idle:
+                for v in cols:
+                    if "idle" in by_phase[v]:
+                        by_phase[v]["rest"] = by_phase[v].get("rest", 0.0) + by_phase[v].pop("idle")
+            for ph in PHASE_ORDER + ["total"] + (["total-idle"] if has_idle else []):
+                if ph == "idle" and not has_idle:
+                    continue
+                if ph == "total":
+                    vals = [sum(by_phase[v].values()) for v in cols]
+                elif ph == "total-idle":
+                    vals = [sum(x for p, x in by_phase[v].items() if p != "idle") for v in cols]
+                else:
+                    vals = [by_phase[v].get(ph, 0.0) for v in cols]
+                label = {"total": "**total**", "total-idle": "**total without idle**"}.get(ph) or PHASE_NAMES[ph]
+                row = "| %s | " % label + " | ".join(fmt(x) for x in vals)
                 if len(cols) == 2:
                     d = vals[1] - vals[0]
                     row += " | %s | %s" % (("+" if d > 0 else "") + fmt(d),
                                           ("%+.1f %%" % (100 * d / vals[0])) if vals[0] else "-")
                 w(row + " |")
             w("")
+            if dev in stats and point in stats[dev]:
+                st = stats[dev][point]
+                w("Block requests per I/O (the disk's stat, by difference): %s.\n" % ", ".join(
+                    "%s %s (%s KiB each)" % ((v,) + (lambda r: (fmt(r[0]), fmt(r[1] / r[0] / 2) if r[0] else "-"))(
+                        stat_per_io(st[v], ns[v]))) for v in cols if v in st))
+            if any(entries_per_io(*have[v]).get(f) for v in cols for _, f in IOMMU_CALLS[1:]):
+                iommu_table(w, have, cols)
             if len(cols) == 2:
                 a, b = cols
-                diffs = differences(pio[a], pio[b])
+                names = {n for n in set(pio[a]) | set(pio[b]) if not has_idle or phase_of(rules, n) != "idle"}
+                diffs = [(d, n) for d, n in differences(pio[a], pio[b]) if n in names]
                 total = sum(d for d, _ in diffs)
-                w("Functions behind the difference (largest |%s - %s| per I/O first; the whole difference is %s):\n" %
-                  (b, a, fmt(total)))
+                w("Functions behind the difference (largest |%s - %s| per I/O first; the whole difference%s is %s):\n" %
+                  (b, a, " without idle" if has_idle else "", fmt(total)))
                 w("| function | phase | %s | %s | difference |" % (a, b))
                 w("|---|---|---|---|---|")
                 for d, n in diffs[:12]:
@@ -468,6 +573,93 @@ def report(rundir, phases_path):
       "`blk_rq_map_sg_ring` against `__blk_rq_map_sg`) shows as 0 in the other column.\n")
     with open(os.path.join(rundir, "ATTRIBUTION.md"), "w") as f:
         f.write("\n".join(out))
+
+
+def device_notes(w, dev, extra, variants):
+    """The queue limits and IOMMU state a device's plan recorded."""
+    has_iommu = any("iommu-state" in extra[v] for v in extra)
+    w("## %s: the disk's queue limits%s\n" % (dev, " and the IOMMU" if has_iommu else ""))
+    for v in variants:
+        if v not in extra:
+            continue
+        ql = dict(kv for kv in extra[v].get("queue-limits", []) if len(kv) == 2)
+        st = dict(kv for kv in extra[v].get("iommu-state", []) if len(kv) == 2)
+        line = "- %s: %s" % (v, ", ".join("%s %s" % kv for kv in sorted(ql.items())) or "no queue limits recorded")
+        if st:
+            line += "; IOMMU group type of %s: %s" % (st.get("pci_device", "?"), st.get("iommu_group_type", "?"))
+        w(line + ".")
+    w("")
+
+
+def iommu_table(w, have, cols):
+    """The DMA and IOMMU calls per I/O (IOMMU_CALLS) of one point."""
+    eio = {v: entries_per_io(*have[v]) for v in cols}
+    # without an IOMMU (no IOVA allocated), only the calls that were made
+    iommu = any(eio[v].get("alloc_iova_fast") for v in cols)
+    w("DMA and IOMMU calls per I/O (entries of the function, by difference):\n")
+    heads = ["calls per I/O"] + cols + (["%s - %s" % (cols[1], cols[0])] if len(cols) == 2 else [])
+    w("| " + " | ".join(heads) + " |")
+    w("|---" * len(heads) + "|")
+    for label, fn in IOMMU_CALLS:
+        vals = [eio[v].get(fn, 0.0) for v in cols]
+        if not iommu and not any(vals):
+            continue
+        row = "| %s | %s" % (label, " | ".join(fmt2(x) for x in vals))
+        if len(cols) == 2:
+            d = vals[1] - vals[0]
+            row += " | %s%s" % ("+" if d > 0 else "", fmt2(d))
+        w(row + " |")
+    w("")
+
+
+def fmt2(x):
+    """A count per I/O: two decimals (a call per 50 I/Os shows)."""
+    return "%.0f" % x if abs(x) >= 100 else "%.2f" % x
+
+
+def compare(dir_a, dir_b, phases_path):
+    """How two runs of the same points differ, as markdown on stdout."""
+    rules = read_phases(phases_path)
+    out = []
+    w = out.append
+    w("Runs compared: A = %s, B = %s (per I/O, B - A).\n" % (dir_a, dir_b))
+    w("| device | variant | point | phase | A | B | B - A |")
+    w("|---|---|---|---|---|---|---|")
+    calls = []
+    data_a, data_b = load(dir_a)[0], load(dir_b)[0]
+    for dev in sorted(set(data_a) & set(data_b)):
+        variants = sorted({v for p in data_a[dev].values() for v in p})
+        for var in variants:
+            for point in sorted(data_a[dev], key=point_key):
+                if var not in data_a[dev][point] or var not in data_b[dev].get(point, {}):
+                    continue
+                ra, rb = data_a[dev][point][var], data_b[dev][point][var]
+                fn = point + ".tsv"
+                pa, pb_ = per_io(*ra), per_io(*rb)
+                for ph in PHASE_ORDER + ["total"]:
+                    xa = sum(x for n, x in pa.items() if ph == "total" or phase_of(rules, n) == ph)
+                    xb = sum(x for n, x in pb_.items() if ph == "total" or phase_of(rules, n) == ph)
+                    if xa == xb == 0:
+                        continue
+                    w("| %s | %s | %s | %s | %s | %s | %s%s |" % (dev, var, fn[:-4], PHASE_NAMES.get(ph, ph),
+                                                              fmt(xa), fmt(xb), "+" if xb > xa else "", fmt(xb - xa)))
+                names = {n for n in set(pa) | set(pb_) if phase_of(rules, n) != "idle"}
+                if names:
+                    d, n = min(((pb_.get(n, 0.0) - pa.get(n, 0.0), n) for n in names),
+                               key=lambda t: (-abs(t[0]), t[1]))
+                    w("| %s | %s | %s | the function that differs most outside idle: `%s` | %s | %s | %s%s |" % (
+                        dev, var, fn[:-4], n, fmt(pa.get(n, 0.0)), fmt(pb_.get(n, 0.0)), "+" if d > 0 else "", fmt(d)))
+                ea, eb = entries_per_io(*ra), entries_per_io(*rb)
+                for label, f in IOMMU_CALLS:
+                    if ea.get(f, 0.0) or eb.get(f, 0.0):
+                        calls.append("| %s | %s | %s | %s | %s | %s |" % (dev, var, fn[:-4], f, fmt2(ea.get(f, 0.0)),
+                                                                       fmt2(eb.get(f, 0.0))))
+    if calls:
+        w("\nDMA and IOMMU calls per I/O (entries):\n")
+        w("| device | variant | point | function | A | B |")
+        w("|---|---|---|---|---|---|")
+        out.extend(calls)
+    sys.stdout.write("\n".join(out) + "\n")
 
 
 def cache_section(w, cdata, variants, rules):
@@ -691,7 +883,7 @@ class Evidence:
                 self._add(w[0], rel, src, points)
 
     def _add(self, kind, rel, src, points):
-        data, cdata = load(src)
+        data, cdata, _, _ = load(src)
         table = {"insns": self.insns, "repeat": self.repeat, "cache": self.cache}[kind]
         got = cdata if kind == "cache" else data
         plugin = "cachesim" if kind == "cache" else "insncount"
@@ -800,9 +992,13 @@ def main(argv):
     elif len(argv) in (3, 4) and argv[1] == "report":
         here = os.path.dirname(os.path.abspath(__file__))
         report(argv[2], argv[3] if len(argv) == 4 else os.path.join(here, "attrib-phases.txt"))
+    elif len(argv) in (4, 5) and argv[1] == "compare":
+        here = os.path.dirname(os.path.abspath(__file__))
+        compare(argv[2], argv[3], argv[4] if len(argv) == 5 else os.path.join(here, "attrib-phases.txt"))
     else:
         die("usage: attrib.py fold|fold-cache COUNTS SYSTEM_MAP KALLSYMS POINTS OUTDIR | "
-            "attrib.py page-cross BINARY FUNCTION... | attrib.py report RUNDIR [PHASES]")
+            "attrib.py page-cross BINARY FUNCTION... | attrib.py report RUNDIR [PHASES] | "
+            "attrib.py compare RUNDIR_A RUNDIR_B [PHASES]")
 
 
 if __name__ == "__main__":

@@ -3,13 +3,23 @@
 # kernels side by side, from the insncount TCG plugin (qemu/plugin/).
 #
 # Environment (all optional):
-#   DEVICES="fake real"   scsi_debug delay=0, with fake_rw=1 (no copy) / without
+#   DEVICES="fake real"   scsi_debug delay=0, with fake_rw=1 (no copy) / without;
+#                         also the IOMMU class: iommu-strict, iommu-lazy, and
+#                         pvscsi (the same disk without an IOMMU) (below)
 #   POINTS="randread-4k-qd1 randread-64k-qd1 randread-1M-qd1 randread-4M-qd1"
 #   VARIANTS              default: every directory under variants/
 #   CACHE=1               also one boot per device and kernel with the cachesim
 #                         plugin (the stated cache model; N/4 I/Os per run:
 #                         the model costs a callback per instruction and per
 #                         memory access); 0: not (the default)
+#   IOMMU_KERNEL=iommu    the kernels the IOMMU class boots: iommu (the default,
+#                         build/<variant>-iommu) or debug (build/<variant>-debug,
+#                         common/debug.config: it has intel-iommu too, and
+#                         KASAN, lockdep, kmemleak and DMA-API debugging, which
+#                         inflate the instruction counts but not the calls)
+#   IDLE=poll | halt      how the guest of the pvscsi and IOMMU classes waits for
+#                         QEMU's I/O: spinning (idle=poll, the default) or hlt
+#   DIV=1                 N divided by DIV for every point (fewer I/Os per run)
 #   PAR=1 | 2             the two kernels' boots one after another, or at once
 #   RUN_ID=<name>         default: attrib-<date>; output results/<run-id>/
 #                         (SGB_RESULTS=<dir> puts it under <dir> instead)
@@ -30,6 +40,38 @@
 # functions.  N by block size (4k: 2000, 64k: 1000, 1M: 200, 4M: 100) keeps
 # 2N I/Os inside scsi_debug's 1 GiB, so fio's random map never runs out.
 #
+# The IOMMU class (DEVICES=iommu-strict and/or iommu-lazy): each variant's
+# iommu kernel (build/<variant>-iommu: bench/iommu.config, the normal
+# configuration plus ACPI, MSI and intel-iommu; common/build.sh <variant>
+# iommu, common/image/build.sh <variant> iommu) on q35 with QEMU's
+# intel-iommu (qemu/run.sh -I), the disk a 1 GiB sparse raw file on pvscsi
+# (the HBA that DMA-maps: sg_ring's patch 0014 maps the ring array by array
+# with dma_map_sg_ring(), 6.1 the table in one dma_map_sg()), the guest
+# booted with intel_iommu=on and iommu.strict=1 (strict: every unmap
+# invalidates the IOTLB and frees its IOVA at once; IOMMU group type "DMA")
+# or iommu.strict=0 (lazy: unmapped IOVAs wait in the flush queue, freed
+# after a flush-all when it fills or its 10 ms timer fires; type "DMA-FQ"),
+# which the plan checks.  With QEMU 7.2 this class does not run: its pvscsi
+# model reads request descriptors and SG lists and writes completions at
+# guest-physical addresses, not through the IOMMU, and both kernels crash
+# at the first commands (results/attrib-20261204-iommu/README.md); it waits
+# for an IOMMU-aware pvscsi.  Unlike scsi_debug, QEMU completes a read in host
+# time, and at qd1 the guest waits for it.  IDLE=poll (the default) boots
+# it with idle=poll: it spins instead of halting, so its clock (icount:
+# instructions) never jumps ahead to its next timer; the spin is
+# host-dependent and goes to cpu_idle_poll (phase "idle", kept out of the
+# comparison), and every guest sleep (boot, settle) becomes instructions
+# too, so boots are slow.  IDLE=halt lets it halt: then icount jumps its
+# clock to the next timer each time it idles, and the ticks (and in lazy
+# mode the flush queue's 10 ms timer) run as often as the host is slow:
+# their instructions per I/O and the flush-queue timer runs are
+# host-dependent, the map, unmap and IOVA calls are not.  bench/attrib.py
+# compare shows how much a rerun moves.  DEVICES=pvscsi is the same disk
+# on the normal kernels and the pc machine, without an IOMMU (dma-direct:
+# mapping costs no IOVA).  The plan also keeps the queue's limits
+# (queue-limits), the IOMMU's state
+# (iommu-state) and the disk's stat after each run (<point>-stat).
+#
 # Output: results/<run-id>/raw/<device>/<variant>/<point>.tsv (small, the
 # raw files the report is made from; <point>.cache.tsv with CACHE=1),
 # .../boot-<plugin>.info (the boot's run.info and fio's I/O counts), meta.txt, ATTRIBUTION.md.  The plugin's full
@@ -47,16 +89,40 @@ out=${SGB_RESULTS:-$top/results}/$run_id
 work=$top/build/attrib/$run_id
 
 for d in "${devices[@]}"; do
-	case $d in real|fake) ;; *) die "unknown device '$d': use real or fake" ;; esac
+	case $d in real|fake|pvscsi|iommu-strict|iommu-lazy) ;; *) die "unknown device '$d': use real, fake, pvscsi, iommu-strict or iommu-lazy" ;; esac
 done
+# bdir_of DEVICE VARIANT: the build directory of the kernel a device boots
+iommu_kernel=${IOMMU_KERNEL:-iommu}
+case ${IDLE:-poll} in
+poll) idle_arg=" idle=poll" ;;
+halt) idle_arg='' ;;
+*) die "IDLE must be poll or halt, not '$IDLE'" ;;
+esac
+div=${DIV:-1}
+[[ $div =~ ^[1-9][0-9]*$ ]] || die "DIV must be a positive integer, not '$div'"
+case $iommu_kernel in iommu | debug) ;; *) die "IOMMU_KERNEL must be iommu or debug, not '$iommu_kernel'" ;; esac
+bdir_of() {
+	case $1 in
+	iommu-*) echo "$2-$iommu_kernel" ;;
+	*) echo "$2" ;;
+	esac
+}
 for p in "${points[@]}"; do
 	[[ $p =~ ^(rand)?(read|write)-[0-9]+[kKmM]-qd[1-9][0-9]*$ ]] ||
 		die "bad point '$p': use <rw>-<bs>-qd<depth>, e.g. randread-4k-qd1"
 done
 for v in "${variants_list[@]}"; do
 	check_variant "$v"
-	[ -f "$top/build/$v/.built" ] && [ -f "$top/build/$v/initramfs.cpio" ] ||
-		die "$v is not built: run 'make image'"
+	for d in "${devices[@]}"; do
+		b=$(bdir_of "$d" "$v")
+		if [ "$b" = "$v" ]; then
+			[ -f "$top/build/$v/.built" ] && [ -f "$top/build/$v/initramfs.cpio" ] ||
+				die "$v is not built: run 'make image'"
+		else
+			[ -f "$top/build/$b/.built" ] && [ -f "$top/build/$b/initramfs.cpio" ] ||
+				die "$b is not built: run 'common/build.sh $v $iommu_kernel && common/image/build.sh $v $iommu_kernel'"
+		fi
+	done
 done
 "$top/qemu/plugin/build.sh"
 
@@ -89,12 +155,31 @@ for p in "${points[@]}"; do n_ios "$(bs_of "$p")" >/dev/null; done
 # from the initramfs (qemu/run.sh -l): $SGB_OUT is a tmpfs directory the
 # guest copies to the share after the plan.
 plan() {
-	local dev=$1 div=${2:-1} params="dev_size_mb=1024 delay=0" p rw bs qd n fio
+	local dev=$1 div=${2:-1} params="dev_size_mb=1024 delay=0" p rw bs qd n fio stat='' want
 	[ "$dev" = fake ] && params="$params fake_rw=1"
 	echo '#!/bin/sh'
 	echo '. "$SGB_LIB"'
 	echo 'set -e'
-	echo "disk=\$(sd_load $params)"
+	case $dev in
+	pvscsi | iommu-*)
+		echo 'disk=$(qdisk pvscsi)'
+		# the limits a request is split by, and the IOMMU domain of the HBA
+		echo 'q=/sys/block/$disk/queue'
+		echo 'for f in max_sectors_kb max_hw_sectors_kb max_segments max_segment_size logical_block_size; do echo "$f $(cat $q/$f)"; done >"$SGB_OUT/queue-limits"'
+		stat='echo "$(block_stat $disk)"'
+		;;&
+	iommu-*)
+		want=DMA
+		[ "$dev" = iommu-lazy ] && want=DMA-FQ
+		echo 'pci=$(readlink -f /sys/block/$disk/device)'
+		echo 'pci=${pci%%/host*}'
+		echo 'type=$(cat $pci/iommu_group/type)'
+		echo '{ echo "pci_device ${pci##*/}"; echo "iommu_group_type $type"; echo "cmdline $(cat /proc/cmdline)"; dmesg | grep -E "DMAR|iommu|IOMMU" || true; } >"$SGB_OUT/iommu-state"'
+		echo "[ \"\$type\" = $want ] || { echo \"the HBA's IOMMU domain is '\$type', $dev wants $want\" >&2; exit 1; }"
+		;;
+	pvscsi) ;;
+	*) echo "disk=\$(sd_load $params)" ;;
+	esac
 	echo 'cp /proc/kallsyms "$SGB_OUT/kallsyms"'
 	echo 'settle'
 	for p in "${points[@]}"; do
@@ -104,10 +189,13 @@ plan() {
 		echo "$fio --number_ios=$(((n + 3) / 4)) --output=/tmp/$p-warm1.json"
 		echo "$fio --number_ios=$(((n + 3) / 4)) --output=/tmp/$p-warm2.json"
 		echo "sync"
+		[ -z "$stat" ] || echo "$stat >>\$SGB_OUT/$p-stat"
 		echo "$fio --number_ios=$n --output=\$SGB_OUT/$p-n.json"
 		echo "sync"
+		[ -z "$stat" ] || echo "$stat >>\$SGB_OUT/$p-stat"
 		echo "$fio --number_ios=$((2 * n)) --output=\$SGB_OUT/$p-2n.json"
 		echo "sync"
+		[ -z "$stat" ] || echo "$stat >>\$SGB_OUT/$p-stat"
 		echo "echo '$p $n' >>\"\$SGB_OUT/attrib-points\""
 	done
 }
@@ -121,7 +209,14 @@ mkdir -p "$out/raw" "$work"
 	echo "devices ${devices[*]}"
 	echo "device_real scsi_debug dev_size_mb=1024 delay=0"
 	echo "device_fake scsi_debug dev_size_mb=1024 delay=0 fake_rw=1"
-	echo "fio direct=1 ioengine=io_uring randseed=1 number_ios=N then 2N (N: 4k 2000, 64k 1000, 1M 200, 4M 100)"
+	for d in "${devices[@]}"; do
+		case $d in
+		pvscsi) echo "device_pvscsi pvscsi on a 1 GiB sparse raw file (QEMU's file driver), pc machine, no IOMMU, the normal kernel, guest${idle_arg:- with hlt}" ;;
+		iommu-strict) echo "device_iommu-strict pvscsi on a 1 GiB sparse raw file (QEMU's file driver), q35 + intel-iommu,intremap=off, the <variant>-$iommu_kernel kernel, guest intel_iommu=on iommu.strict=1${idle_arg}" ;;
+		iommu-lazy) echo "device_iommu-lazy pvscsi on a 1 GiB sparse raw file (QEMU's file driver), q35 + intel-iommu,intremap=off, the <variant>-$iommu_kernel kernel, guest intel_iommu=on iommu.strict=0${idle_arg}" ;;
+		esac
+	done
+	echo "fio direct=1 ioengine=io_uring randseed=1 number_ios=N then 2N (N: 4k 2000, 64k 1000, 1M 200, 4M 100$([ "$div" = 1 ] || echo ", divided by $div"))"
 	for p in "${points[@]}"; do echo "point $p"; done
 	echo "variants ${variants_list[*]}"
 	echo "base $(base_desc)"
@@ -132,8 +227,15 @@ mkdir -p "$out/raw" "$work"
 # attrib_boot DEVICE VARIANT PLUGIN DIV: one boot with PLUGIN (insncount or
 # cachesim) at N/DIV I/Os per run; folds its counts into raw/DEVICE/VARIANT/.
 attrib_boot() {
-	local d=$1 v=$2 plugin=$3 div=$4 map mark boot dst t0 p n r want got fold=fold
-	map=$top/build/$v/obj/System.map
+	local d=$1 v=$2 plugin=$3 div=$4 map mark boot dst t0 p n r want got fold=fold b f
+	local args=(-M 2048 -a norandmaps)
+	b=$(bdir_of "$d" "$v")
+	case $d in
+	pvscsi) args=(-M 2048 -d pvscsi=file:1G -a "norandmaps$idle_arg") ;;
+	iommu-strict) args=(-M 2048 -f "$iommu_kernel" -I -d pvscsi=file:1G -a "norandmaps$idle_arg iommu.strict=1") ;;
+	iommu-lazy) args=(-M 2048 -f "$iommu_kernel" -I -d pvscsi=file:1G -a "norandmaps$idle_arg iommu.strict=0") ;;
+	esac
+	map=$top/build/$b/obj/System.map
 	[ -f "$map" ] || die "no $map: run 'make build'"
 	mark=$(awk '$3 == "__x64_sys_sync" { print "0x" $1 }' "$map")
 	[ -n "$mark" ] || die "$map has no __x64_sys_sync (the mark): is the kernel built with sync(2)?"
@@ -142,7 +244,7 @@ attrib_boot() {
 	boot=$work/$d-$v-$plugin
 	note "attrib: $d $v $plugin (${points[*]})"
 	t0=$(date +%s)
-	"$top/qemu/run.sh" -v "$v" -p "$work/plan-$d-$div-$v.sh" -o "$boot" -m icount -l -a norandmaps -M 2048 -t "${TIMEOUT:-3600}" \
+	"$top/qemu/run.sh" -v "$v" -p "$work/plan-$d-$div-$v.sh" -o "$boot" -m icount -l "${args[@]}" -t "${TIMEOUT:-3600}" \
 		-P "$plugin,out=$boot/$plugin.txt,mark=$mark" ||
 		die "the $d $v $plugin boot failed: $(cat "$boot/RESULT" 2>/dev/null || echo 'no result'); see $boot"
 	note "attrib: $d $v $plugin took $(($(date +%s) - t0)) s wall"
@@ -150,6 +252,12 @@ attrib_boot() {
 	mkdir -p "$dst"
 	/usr/bin/python3 "$top/bench/attrib.py" "$fold" "$boot/$plugin.txt" "$map" \
 		"$boot/share/out/kallsyms" "$boot/share/out/attrib-points" "$dst"
+	for f in queue-limits iommu-state; do
+		[ ! -f "$boot/share/out/$f" ] || cp "$boot/share/out/$f" "$dst/$f"
+	done
+	for p in "${points[@]}"; do
+		[ ! -f "$boot/share/out/$p-stat" ] || cp "$boot/share/out/$p-stat" "$dst/$p.stat"
+	done
 	{
 		cat "$boot/run.info"
 		echo "system_map_sha256 $(sha256sum "$map" | cut -d' ' -f1)"
@@ -171,8 +279,8 @@ attrib_boot() {
 kernel_boots() {
 	local d
 	for d in "${devices[@]}"; do
-		attrib_boot "$d" "$1" insncount 1
-		if [ "${CACHE:-0}" = 1 ]; then attrib_boot "$d" "$1" cachesim 4; fi
+		attrib_boot "$d" "$1" insncount "$div"
+		if [ "${CACHE:-0}" = 1 ]; then attrib_boot "$d" "$1" cachesim $((4 * div)); fi
 	done
 }
 

@@ -1,10 +1,14 @@
 #!/bin/bash
-# build.sh <variant> [debug] - configure and build one variant's kernel out of tree.
+# build.sh <variant> [debug|iommu] - configure and build one variant's kernel out of tree.
 #
 # With "debug", the same tree is built with common/debug.config merged last
 # (KASAN, kmemleak, lockdep, DEBUG_SG/LIST, fault injection) into
 # build/<variant>-debug/ (its own obj, modules, BUILD-INFO and stamp); every
 # path below named build/<variant> is then build/<variant>-debug.
+#
+# With "iommu", bench/iommu.config is merged last instead (ACPI, MSI and
+# QEMU's intel-iommu, none of the debug checkers) into build/<variant>-iommu/,
+# for the IOMMU class of bench/attrib.sh.
 #
 # With "prefix", build/<variant>/src as it is (common/check-patches.sh checks
 # it out at each prefix of the series; no common/tree.sh apply) goes to
@@ -33,8 +37,9 @@ check_variant "$variant"
 case "$flavour" in
 '') bdir=$variant ;;
 debug) bdir=$variant-debug ;;
+iommu) bdir=$variant-iommu ;;
 prefix) bdir=$variant-prefix ;;
-*) die "unknown flavour '$flavour': say nothing (the normal kernel), 'debug' or 'prefix'" ;;
+*) die "unknown flavour '$flavour': say nothing (the normal kernel), 'debug', 'iommu' or 'prefix'" ;;
 esac
 out=$top/build/$bdir
 src=$top/build/$variant/src
@@ -50,6 +55,7 @@ t0=$(date +%s)
 fragments=("$top/common/guest.config")
 [ -f "$vroot/$variant/config" ] && fragments+=("$vroot/$variant/config")
 [ "$flavour" = debug ] && fragments+=("$top/common/debug.config")
+[ "$flavour" = iommu ] && fragments+=("$top/bench/iommu.config")
 
 # Everything the kernel is made from: the base, the series, the config
 # fragments, the compiler and these build scripts.  A kernel whose stamp

@@ -11,7 +11,13 @@
 #       intel_iommu=on iommu.strict=1 (unmaps invalidate at once), and
 #       virtio-scsi as a modern device with iommu_platform=on, so that it
 #       maps through the DMA API as well.  Needs a kernel with INTEL_IOMMU
-#       (the debug kernels: common/debug.config).
+#       (the debug kernels, common/debug.config, or the iommu ones,
+#       bench/iommu.config).  For lazy unmapping (the flush queue, domain
+#       type DMA-FQ) add -a iommu.strict=0: the kernel takes the last
+#       iommu.strict= on its command line.  QEMU 7.2's pvscsi reads its request
+#       descriptors and SG lists and writes its completions at
+#       guest-physical addresses, not through the IOMMU: behind -I a pvscsi
+#       disk crashes the guest (results/attrib-20261204-iommu/README.md).
 #
 # -l:   the plan travels inside the initramfs (a cpio of plan.sh appended
 #       to the image for this boot; it sources the image's $SGB_LIB) and the
@@ -26,6 +32,9 @@
 #       icount modes only (KVM runs no TCG code).
 # -f debug: boot the variant's debug kernel (build/<variant>-debug: KASAN,
 #       kmemleak, lockdep, fault injection; common/build.sh <variant> debug).
+# -f iommu: the variant's IOMMU kernel (build/<variant>-iommu: the normal
+#       configuration plus ACPI, MSI and intel-iommu, bench/iommu.config;
+#       common/build.sh <variant> iommu).
 # -f prefix: the kernel of one prefix of the series that
 #       common/check-patches.sh builds (build/<variant>-prefix).
 # IMAGE: busybox (the default: busybox, fio, perf, sg3_utils) or debian
@@ -50,7 +59,8 @@
 #       segments); BACKING null (null-co, read-zeroes=on, 4 GiB: reads
 #       return zeroes, writes are dropped; for benchmarks) or file (a sparse
 #       256 MiB raw file in OUTDIR, deleted when QEMU exits; for verify
-#       runs).  E.g. -d virtio=file,pvscsi=file.  The guest finds each disk
+#       runs; file:SIZE for another size, in truncate(1)'s units, e.g.
+#       file:1G).  E.g. -d virtio=file,pvscsi=file.  The guest finds each disk
 #       by its host's driver (qdisk in lib.sh).
 #       Also the other adapters QEMU 7.2 emulates, which boot the q35
 #       machine (the pc machine shares IRQ 11 among them): megasas,
@@ -105,8 +115,9 @@ command -v "$qemu" >/dev/null || die "$qemu not found: run 'make deps' (installs
 case $flavour in
 '') bdir=$variant ;;
 debug) bdir=$variant-debug ;;
+iommu) bdir=$variant-iommu ;;
 prefix) bdir=$variant-prefix ;;
-*) die "unknown flavour '$flavour' (-f): say nothing, 'debug' or 'prefix'" ;;
+*) die "unknown flavour '$flavour' (-f): say nothing, 'debug', 'iommu' or 'prefix'" ;;
 esac
 kernel=$top/build/$bdir/obj/arch/x86/boot/bzImage
 case $image in
@@ -145,7 +156,7 @@ if [ -n "$plugin" ]; then
 fi
 
 # the -d disks: QEMU arguments, and the raw files to delete afterwards
-disk_args=() disk_files=() cd_files=() machine=() virtio_dma='' iommu_args=()
+disk_args=() disk_files=() disk_sizes=() cd_files=() machine=() virtio_dma='' iommu_args=()
 if [ $iommu = yes ]; then
 	machine=(-machine q35)
 	iommu_args=(-device intel-iommu,intremap=off)
@@ -170,10 +181,14 @@ for spec in "${disk_specs[@]}"; do
 	usb) disk_args+=(-device "qemu-xhci,id=xhci") dev=usb-storage bus=xhci.0 machine=(-machine q35) ;;
 	*) die "unknown HBA '$hba' (-d): choose virtio, pvscsi, megasas, megasas-gen2, mptsas, lsi, am53c974, ahci, ide or usb" ;;
 	esac
+	size=256M
+	case $backing in file:*) size=${backing#file:} backing=file ;; esac
 	case $backing in
 	null) disk_args+=(-blockdev "driver=null-co,node-name=$id-disk,read-zeroes=on,size=4294967296") ;;
 	file)
+		[[ $size =~ ^[1-9][0-9]*[KMGT]?$ ]] || die "bad size '$size' for $hba=file:SIZE (-d): e.g. file:1G"
 		disk_files+=("$out/$id.raw")
+		disk_sizes+=("$size")
 		disk_args+=(-blockdev "driver=raw,node-name=$id-disk,file.driver=file,file.filename=$out/$id.raw")
 		;;
 	cd)
@@ -185,14 +200,14 @@ for spec in "${disk_specs[@]}"; do
 		cd_files+=("$out/$id.iso")
 		disk_args+=(-blockdev "driver=raw,node-name=$id-disk,read-only=on,file.driver=file,file.filename=$out/$id.iso")
 		;;
-	*) die "unknown backing '$backing' for $hba (-d): choose null, file or cd" ;;
+	*) die "unknown backing '$backing' for $hba (-d): choose null, file, file:SIZE or cd" ;;
 	esac
 	disk_args+=(-device "$dev,drive=$id-disk,bus=$bus,serial=sgb-$id")
 done
 
 rm -rf "$out"
 mkdir -p "$out/share/out"
-for f in "${disk_files[@]}"; do truncate -s 256M "$f"; done
+for i in "${!disk_files[@]}"; do truncate -s "${disk_sizes[$i]}" "${disk_files[$i]}"; done
 for f in "${cd_files[@]}"; do
 	head -c 16M /dev/urandom >"$f"
 	b=${f##*/}

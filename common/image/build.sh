@@ -1,6 +1,7 @@
 #!/bin/bash
-# image/build.sh <variant> [debug] - the guest initramfs of one variant
-# (with "debug": of its debug kernel, build/<variant>-debug/; with "prefix":
+# image/build.sh <variant> [debug|iommu|prefix] - the guest initramfs of one variant
+# (with "debug": of its debug kernel, build/<variant>-debug/; with "iommu":
+# of its IOMMU kernel, build/<variant>-iommu/; with "prefix":
 # of the prefix kernel common/check-patches.sh builds, build/<variant>-prefix/).
 #
 # build/image/base.cpio: busybox-static, the host's own fio and perf (and
@@ -23,8 +24,9 @@ check_variant "$variant"
 case ${2:-} in
 '') bdir=$variant ;;
 debug) bdir=$variant-debug ;;
+iommu) bdir=$variant-iommu ;;
 prefix) bdir=$variant-prefix ;;
-*) die "unknown flavour '$2': say nothing (the normal kernel), 'debug' or 'prefix'" ;;
+*) die "unknown flavour '$2': say nothing (the normal kernel), 'debug', 'iommu' or 'prefix'" ;;
 esac
 [ -f "$top/build/$bdir/.built" ] || die "$bdir is not built: run 'common/build.sh $variant ${2:-}'"
 
