@@ -134,25 +134,9 @@ done
 
 [ $level = full ] || exit 0
 dest=${REL_DEST:-$top/results/reliability-$(date -u +%Y%m%d-%H%M)}
-tmp=$dest.partial
-rm -rf "$tmp"
-mkdir -p "$tmp" || die "cannot create $tmp"
-ok=yes
-for b in $(cd "$runs" && ls); do
-	[ -f "$runs/$b/run.info" ] || continue
-	mkdir -p "$tmp/$b" &&
-		cp "$runs/$b/run.info" "$runs/$b/RESULT" "$tmp/$b/" &&
-		gzip -c "$runs/$b/console.log" >"$tmp/$b/console.log.gz" &&
-		(cd "$runs/$b/share/out" && for f in ./*.tsv ./*.json plan.log dmesg.txt kmemleak.txt dma-api.txt complete; do
-			[ ! -e "$f" ] || cp -- "$f" "$tmp/$b/" || exit 1
-		done) ||
-		ok=no
+boots=()
+for b in "$runs"/*/; do
+	[ -f "$b/run.info" ] && boots+=("$b")
 done
-echo "$parts" >"$tmp/PARTS"
-/usr/bin/python3 "$top/tests/reliability/report.py" "$tmp" >"$tmp/REPORT.md.tmp" &&
-	mv "$tmp/REPORT.md.tmp" "$tmp/REPORT.md" || ok=no
-if [ $ok = yes ] && rm -rf "$dest" && mv "$tmp" "$dest"; then
-	note "reliability report: ${dest#"$top"/}/REPORT.md"
-else
-	die "the reliability results could not all be written (disk full? see 'df -h $tmp'); the partial run is left in $tmp and is not a result"
-fi
+[ ${#boots[@]} -gt 0 ] || die "no boot ran: nothing to report"
+exec "$top/tests/reliability/collect.sh" "$dest" "$parts" "${boots[@]}"
