@@ -14,7 +14,8 @@ set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/common/lib.sh"
 [ $# -ge 3 ] || die "usage: tests/reliability/collect.sh DEST PARTS BOOT-DIR..."
-dest=$1 parts=$2
+# absolute: the copy of each plan's files runs in that boot's share/out
+dest=$(realpath -m "$1") parts=$2
 shift 2
 tmp=$dest.partial
 rm -rf "$tmp"
