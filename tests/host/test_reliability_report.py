@@ -80,3 +80,45 @@ class NewPartsTest(unittest.TestCase):
 
 if __name__ == '__main__':
     unittest.main()
+
+
+class CollectTest(unittest.TestCase):
+    """tests/reliability/collect.sh: boots of several invocations in one result."""
+
+    COLLECT = os.path.join(TOP, 'tests', 'reliability', 'collect.sh')
+
+    def boot(self, root, inv, name):
+        d = os.path.join(root, inv, name)
+        os.makedirs(os.path.join(d, 'share', 'out'))
+        for fn, text in (('run.info', 'variant %s\nwall_seconds 10\n' % name.split('-')[0]),
+                         ('RESULT', 'pass\n'), ('console.log', 'Linux version 6.1\n'),
+                         (os.path.join('share', 'out', 'results.tsv'), 'x/verify-4k\tpassed\t\n'),
+                         (os.path.join('share', 'out', 'complete'), 'done\n')):
+            with open(os.path.join(d, fn), 'w') as f:
+                f.write(text)
+        return d
+
+    def test_relative_destination_gets_every_boots_files(self):
+        # the first version copied the plan's files to DEST relative to each
+        # boot's share/out, and failed for a relative DEST
+        with tempfile.TemporaryDirectory() as root:
+            a = self.boot(root, 'inv1', 'sg_ring-qemu-disks')
+            b = self.boot(root, 'inv2', 'sg_table-iommu')
+            subprocess.run([self.COLLECT, 'out', 'qemu-disks iommu', a, b + '/'], cwd=root,
+                           check=True, capture_output=True, text=True)
+            dest = os.path.join(root, 'out')
+            self.assertFalse(os.path.exists(dest + '.partial'))
+            for name in ('sg_ring-qemu-disks', 'sg_table-iommu'):
+                for fn in ('run.info', 'RESULT', 'console.log.gz', 'results.tsv', 'complete'):
+                    self.assertTrue(os.path.isfile(os.path.join(dest, name, fn)), (name, fn))
+            with open(os.path.join(dest, 'REPORT.md')) as f:
+                report = f.read()
+            self.assertIn('| sg_ring-qemu-disks |', report)
+            self.assertIn('| sg_table-iommu |', report)
+
+    def test_a_boot_given_twice_is_refused(self):
+        with tempfile.TemporaryDirectory() as root:
+            a = self.boot(root, 'inv1', 'sg_ring-soak')
+            r = subprocess.run([self.COLLECT, 'out', 'soak', a, a], cwd=root, capture_output=True, text=True)
+            self.assertNotEqual(r.returncode, 0)
+            self.assertIn('two boots named sg_ring-soak', r.stderr)
