@@ -56,6 +56,9 @@ import os
 import re
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import model  # noqa: E402
+
 USER_TOP = 0x0000800000000000
 PHASE_ORDER = ["allocate", "map", "dma", "copy", "free", "scsi", "rest", "idle", "user"]
 PHASE_NAMES = {
@@ -721,15 +724,9 @@ CACHE_MISSES = (("l1i_miss", "L1I"), ("l1d_miss", "L1D"), ("l2_miss", "L2"))
 
 
 def read_info(path):
-    """A boot-<plugin>.info of bench/attrib.sh ('key value' lines): {key:
-    the first value}."""
-    info = {}
-    with open(path) as f:
-        for line in f:
-            k, _, v = line.rstrip("\n").partition(" ")
-            if k:
-                info.setdefault(k, v)
-    return info
+    """A boot-<plugin>.info of bench/attrib.sh ('key value' lines, read by
+    model.read_kv): {key: the first value}."""
+    return {k: v[0] for k, v in model.read_kv(path).items()}
 
 
 def read_residue_classes(path=RESIDUE):
