@@ -103,8 +103,8 @@ div=${DIV:-1}
 case $iommu_kernel in iommu | debug) ;; *) die "IOMMU_KERNEL must be iommu or debug, not '$iommu_kernel'" ;; esac
 bdir_of() {
 	case $1 in
-	iommu-*) echo "$2-$iommu_kernel" ;;
-	*) echo "$2" ;;
+	iommu-*) flavour_dir "$2" "$iommu_kernel" ;;
+	*) flavour_dir "$2" ;;
 	esac
 }
 for p in "${points[@]}"; do

@@ -34,13 +34,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 variant=${1:-}
 flavour=${2:-}
 check_variant "$variant"
-case "$flavour" in
-'') bdir=$variant ;;
-debug) bdir=$variant-debug ;;
-iommu) bdir=$variant-iommu ;;
-prefix) bdir=$variant-prefix ;;
-*) die "unknown flavour '$flavour': say nothing (the normal kernel), 'debug', 'iommu' or 'prefix'" ;;
-esac
+bdir=$(flavour_dir "$variant" "$flavour")
 out=$top/build/$bdir
 src=$top/build/$variant/src
 obj=$out/obj

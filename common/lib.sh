@@ -33,6 +33,18 @@ check_variant() {
 		die "unknown variant '$1': choose one of $(variants | tr '\n' ' ')(directories under variants/)"
 }
 
+# flavour_dir VARIANT [FLAVOUR]: the folder under build/ of VARIANT's kernel
+# of FLAVOUR: nothing (the normal kernel, build/VARIANT), debug
+# (common/debug.config), iommu (bench/iommu.config) or prefix (a prefix of
+# the series, common/check-patches.sh) -> build/VARIANT-FLAVOUR.
+flavour_dir() {
+	case ${2:-} in
+	'') echo "$1" ;;
+	debug | iommu | prefix) echo "$1-$2" ;;
+	*) die "unknown kernel flavour '$2': say nothing (the normal kernel), 'debug', 'iommu' or 'prefix'" ;;
+	esac
+}
+
 pkg_version() {
 	dpkg-query -W -f '${Version}' linux-source-6.1 2>/dev/null || echo unknown
 }
@@ -90,10 +102,16 @@ series_hash() {
 # closure, dynamic loader included) into ROOT at their own paths.  Files
 # that are not dynamic executables are skipped.
 copy_libs() {
-	local root=$1 lib
+	local root=$1 lib f out
 	shift
 	for f in "$@"; do
-		ldd "$f" 2>/dev/null | awk '/=> \//{print $3} /^\t\/.*ld-linux/{print $1}' || true
+		# ldd says so on stderr, with status 1, for a static executable or
+		# a script; anything else it cannot do is an error
+		if ! out=$(LC_ALL=C ldd "$f" 2>&1); then
+			case $out in *"not a dynamic executable"*) continue ;; esac
+			die "ldd $f failed: $out"
+		fi
+		printf '%s\n' "$out" | awk '/=> \//{print $3} /^\t\/.*ld-linux/{print $1}'
 	done | sort -u | while read -r lib; do
 		[ -e "$root/$lib" ] || cp -L --parents "$lib" "$root/"
 	done

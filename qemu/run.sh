@@ -112,13 +112,7 @@ else
 fi
 qemu=${SGB_QEMU:-qemu-system-x86_64}
 command -v "$qemu" >/dev/null || die "$qemu not found: run 'make deps' (installs qemu-system-x86)"
-case $flavour in
-'') bdir=$variant ;;
-debug) bdir=$variant-debug ;;
-iommu) bdir=$variant-iommu ;;
-prefix) bdir=$variant-prefix ;;
-*) die "unknown flavour '$flavour' (-f): say nothing, 'debug', 'iommu' or 'prefix'" ;;
-esac
+bdir=$(flavour_dir "$variant" "$flavour")
 kernel=$top/build/$bdir/obj/arch/x86/boot/bzImage
 case $image in
 busybox) initrd=$top/build/$bdir/initramfs.cpio ;;

@@ -74,24 +74,24 @@ phase_done "test config and patches" "$tg"
 # --- the rig: accelerator fallback, hang, panic, plan status --------------
 tg=$(date +%s)
 v=sg_table
-if [ "$(SGB_KVM_DEV=/nonexistent SGB_ACCEL_CACHE=$runs/accel.none "$top/qemu/accel.sh" 2>/dev/null)" = tcg ] &&
+if [ "$(SGB_KVM_DEV=/nonexistent SGB_ACCEL_CACHE=$runs/accel.none "$top/qemu/accel.sh" 2>"$runs/accel.none.err")" = tcg ] &&
 	grep -q '^tcg no /nonexistent' "$runs/accel.none"; then
 	result rig/accel-falls-back-without-kvm passed
 else
-	result rig/accel-falls-back-without-kvm failed "accel.sh did not choose tcg without /dev/kvm"
+	result rig/accel-falls-back-without-kvm failed "accel.sh did not choose tcg without /dev/kvm: $(tail -n 1 "$runs/accel.none.err")"
 fi
-acc=$("$top/qemu/accel.sh" 2>/dev/null)
-probe=$(cat "$top/build/accel.probe" 2>/dev/null)
+acc=$("$top/qemu/accel.sh" 2>"$runs/accel.err")
+probe=$([ -f "$top/build/accel.probe" ] && cat "$top/build/accel.probe")
 if [ "$acc" = kvm ] || [ "$acc" = tcg ]; then
 	# the verdict must match what a boot with it does
 	echo 'echo ok >"$SGB_OUT/ok"' >"$runs/true.sh"
-	if "$top/qemu/run.sh" -v $v -p "$runs/true.sh" -o "$runs/accel-$acc" -m "$acc" -t 120 2>/dev/null; then
+	if "$top/qemu/run.sh" -v $v -p "$runs/true.sh" -o "$runs/accel-$acc" -m "$acc" -t 120 2>"$runs/accel-$acc.log"; then
 		result rig/accel-probe-verdict-boots passed "$probe"
 	else
-		result rig/accel-probe-verdict-boots failed "probe chose $acc but a boot with it failed: $(cat "$runs/accel-$acc/RESULT")"
+		result rig/accel-probe-verdict-boots failed "probe chose $acc but a boot with it failed: $(cat "$runs/accel-$acc/RESULT" || tail -n 1 "$runs/accel-$acc.log")"
 	fi
 else
-	result rig/accel-probe-verdict-boots failed "accel.sh printed '$acc'"
+	result rig/accel-probe-verdict-boots failed "accel.sh printed '$acc': $(tail -n 1 "$runs/accel.err")"
 fi
 # bad input: a clear one-line cause, non-zero exit, no stamp left behind
 msg=$(make -s -C "$top" shell VARIANT=nosuch 2>&1 </dev/null)
@@ -118,12 +118,14 @@ fi
 # expect_fail NAME PLAN TIMEOUT PATTERN: the run must fail with RESULT ~ PATTERN
 expect_fail() {
 	local name=$1 plan=$2 t=$3 pat=$4 dir=$runs/$1
-	if "$top/qemu/run.sh" -v $v -p "$plan" -o "$dir" -m tcg -t "$t" 2>/dev/null; then
+	if "$top/qemu/run.sh" -v $v -p "$plan" -o "$dir" -m tcg -t "$t" 2>"$dir.log"; then
 		result "rig/$name" failed "the run passed; it must fail"
+	elif [ ! -f "$dir/RESULT" ]; then
+		result "rig/$name" failed "no verdict: $(tail -n 1 "$dir.log")"
 	elif grep -q "$pat" "$dir/RESULT"; then
 		result "rig/$name" passed "$(cut -c1-60 "$dir/RESULT")"
 	else
-		result "rig/$name" failed "wrong verdict: $(cat "$dir/RESULT" 2>/dev/null || echo none)"
+		result "rig/$name" failed "wrong verdict: $(cat "$dir/RESULT")"
 	fi
 }
 expect_fail hang-is-a-timeout "$top/tests/rig/hang.sh" 25 '^fail: timeout'
@@ -178,7 +180,8 @@ else
 	first=$(grep -o '[0-9]* boot(s) failed' "$runs/bench-died.log" | head -n 1)
 	# now let one kernel's boot succeed, then resume: it must be kept
 	bench_small 2 died BOOTS=fake:sg_table:1 BS=4k
-	kept=$(cat "$runs/bench/died/raw/fake/sg_table/r1/RESULT" 2>/dev/null)
+	kept=none
+	[ ! -f "$runs/bench/died/raw/fake/sg_table/r1/RESULT" ] || kept=$(cat "$runs/bench/died/raw/fake/sg_table/r1/RESULT")
 	bench_small 2 died BS=4k
 	if [ "$kept" = pass ] && grep -q 'fake sg_table repeat 1: already complete, kept' "$runs/bench-died.log" &&
 		grep -q '^Status: complete' "$runs/bench/died/REPORT.md"; then
@@ -226,7 +229,7 @@ for v in $(variants); do
 		result "$v/pi-errors/boot" failed "$(cat "$dir/RESULT")"
 	tsv=$dir/share/out/results.tsv
 	for want in $pi_checks; do
-		grep -q "^$want"$'\t' "$tsv" 2>/dev/null ||
+		{ [ -f "$tsv" ] && grep -q "^$want"$'\t' "$tsv"; } ||
 			result "$v/$want" failed "no result: the plan stopped before it (see $dir/share/out/plan.log)"
 	done
 	[ -f "$tsv" ] && results_from < <(sed "s|^|$v/|" "$tsv")
@@ -240,7 +243,7 @@ for v in $(variants); do
 		dir=$runs/$v-$name
 		"$top/qemu/run.sh" -v "$v" -p "$top/tests/guest/qemu-disks.sh" -o "$dir" -m "$mode" -t 900 \
 			-d "$disks" -a "$args" || result "$v/$name/boot" failed "$(cat "$dir/RESULT")"
-		cat "$dir/share/out/results.tsv" >>"$runs/$v-qemu-disks.tsv" 2>/dev/null
+		[ ! -f "$dir/share/out/results.tsv" ] || cat "$dir/share/out/results.tsv" >>"$runs/$v-qemu-disks.tsv"
 	done
 	for want in $qdisk_checks; do
 		grep -q "^$want"$'\t' "$runs/$v-qemu-disks.tsv" ||
@@ -274,7 +277,7 @@ for v in $(variants); do
 		"$top/qemu/run.sh" -v "$v" -p "$top/tests/guest/qemu-hba.sh" -o "$dir" -m "$mode" -t 900 \
 			-d "$disks" -a "$hba_args sgb.hbas=$hbas sgb.cds=$cds" ||
 			result "$v/$name/boot" failed "$(cat "$dir/RESULT")"
-		cat "$dir/share/out/results.tsv" >>"$runs/$v-qemu-hba.tsv" 2>/dev/null
+		[ ! -f "$dir/share/out/results.tsv" ] || cat "$dir/share/out/results.tsv" >>"$runs/$v-qemu-hba.tsv"
 		for h in ${hbas//,/ }; do
 			want="$want $h/disk-appears $h/fio-verify-1M"
 			for bs in 4k 64k 1M 4M; do want="$want $h/verify-$bs $h/segments-$bs"; done

@@ -21,13 +21,7 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 
 variant=${1:-}
 check_variant "$variant"
-case ${2:-} in
-'') bdir=$variant ;;
-debug) bdir=$variant-debug ;;
-iommu) bdir=$variant-iommu ;;
-prefix) bdir=$variant-prefix ;;
-*) die "unknown flavour '$2': say nothing (the normal kernel), 'debug', 'iommu' or 'prefix'" ;;
-esac
+bdir=$(flavour_dir "$variant" "${2:-}")
 [ -f "$top/build/$bdir/.built" ] || die "$bdir is not built: run 'common/build.sh $variant ${2:-}'"
 
 tools=(/bin/busybox /usr/bin/fio /usr/bin/perf /usr/bin/sg_dd /usr/bin/sg_inq /usr/bin/sg_readcap /usr/bin/sg_raw /usr/bin/sg_reset)
