@@ -77,6 +77,7 @@ judge() {
 	local name=$1 want=$2 cmds=$3 most=$4 lost pte dma why
 	lost=$(overruns)
 	n=$((n + 1))
+	figure "$hba/$name" commands $cmds
 	figure "$hba/$name" max_segments $most
 	figure "$hba/$name" iommu_maps $5
 	figure "$hba/$name" iommu_bytes_mapped $6
