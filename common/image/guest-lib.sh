@@ -169,6 +169,26 @@ qdisk() {
 	echo "$d"
 }
 
+# scsi_segs HOST: "N M" from the scsi:scsi_dispatch_cmd_start events in the
+# trace buffer (the plan enables them and clears the buffer): the number of
+# commands with data that SCSI host HOST was given, and the most data
+# segments (data_sgl=, the segments the driver received) of one of them.
+scsi_segs() {
+	awk -v h="host_no=$1" '
+	/scsi_dispatch_cmd_start:/ {
+		ok = 0
+		for (i = 1; i <= NF; i++) {
+			if ($i == h) ok = 1
+			if (ok && $i ~ /^data_sgl=/) {
+				n = substr($i, 10) + 0
+				if (n > 0) cmds++
+				if (n > max) max = n
+			}
+		}
+	}
+	END { printf "%d %d\n", cmds, max }' /sys/kernel/tracing/trace
+}
+
 # settle: wait until the kernel runs on its final clocksource (tsc, which it
 # switches to about a second after boot, with the tick leaving periodic
 # mode on the next tick).  Before that, every timer interrupt costs

@@ -34,23 +34,6 @@ T=/sys/kernel/tracing
 [ -d $T/events ] || mount -t tracefs nodev $T
 echo 8192 >$T/buffer_size_kb
 echo 1 >$T/events/scsi/scsi_dispatch_cmd_start/enable
-# segs HOST: "N M": the number of traced commands with data of SCSI host
-# HOST since the last clear, and the most segments one of them had
-segs() {
-	awk -v h="host_no=$1" '
-	/scsi_dispatch_cmd_start:/ {
-		ok = 0
-		for (i = 1; i <= NF; i++) {
-			if ($i == h) ok = 1
-			if (ok && $i ~ /^data_sgl=/) {
-				n = substr($i, 10) + 0
-				if (n > 0) cmds++
-				if (n > max) max = n
-			}
-		}
-	}
-	END { printf "%d %d\n", cmds, max }' $T/trace
-}
 for hba in $(arg hbas); do
 	echo "$(date +%T) $hba: waiting for its disk"
 	if ! disk=$(qdisk $hba 2>"$SGB_OUT/$hba.err"); then
@@ -81,7 +64,7 @@ for hba in $(arg hbas); do
 		want=$pages
 		[ "$maxseg" -lt $want ] && want=$maxseg
 		[ $((maxkb / 4)) -lt $want ] && want=$((maxkb / 4))
-		set -- $(segs $host)
+		set -- $(scsi_segs $host)
 		why="$1 commands, at most $2 segments; want $want = min($pages pages, max_segments $maxseg, max_sectors_kb $maxkb / 4)"
 		if [ "$1" -gt 0 ] && [ "$2" -eq $want ]; then
 			check "$hba/segments-$bs" passed "$why"
@@ -110,7 +93,7 @@ for hba in $(arg cds); do
 		echo "$(date +%T) $hba-cd dd $bs"
 		echo >$T/trace
 		got=$(dd if=/dev/$cd bs=$bs iflag=direct 2>"$SGB_OUT/$hba-cd-$bs.err" | sha256sum | cut -d' ' -f1)
-		set -- $(segs $host)
+		set -- $(scsi_segs $host)
 		why="16 MiB in $1 commands of at most $2 segments"
 		if [ "$got" = "$want" ]; then
 			check "$hba-cd/read-$bs" passed "$why, SHA-256 of the image"

@@ -54,7 +54,7 @@ class NewPartsTest(unittest.TestCase):
             boot_dir(run, 'sg_table-iommu', 'variant sg_table\nflavour debug\nwall_seconds 100.5\n', {
                 'RESULT': 'pass\n', 'complete': 'iommu\n', 'dma-api.txt': dma_api,
                 'results.tsv': 'pvscsi/verify-4k\tpassed\t\n',
-                'figures.tsv': 'pvscsi\tpte_baseline\t3\npvscsi/4k\tmax_segments\t1\n'
+                'figures.tsv': 'pvscsi\tpte_baseline\t3\npvscsi/4k\tcommands\t1024\npvscsi/4k\tmax_segments\t1\n'
                                'pvscsi/4k\tiommu_maps\t2048\npvscsi/4k\tiommu_bytes_mapped\t8388608\n'
                                'pvscsi/4k\tiommu_bytes_unmapped\t8388608\npvscsi/4k\tpte_after\t3\n'})
             boot_dir(run, 'sg_table-soak', 'variant sg_table\nwall_seconds 300\n', {
@@ -69,7 +69,8 @@ class NewPartsTest(unittest.TestCase):
         out = self.render('error_count 0\ndisabled N\n')
         self.assertIn('Parts run: iommu, soak', out)
         self.assertIn('Soak: 1.00 GiB written and verified in 3 rounds over 3 disks in 200 s', out)
-        self.assertIn('| pvscsi/4k | 1 | 2048 | 8388608 | 8388608 | 3 (3) |', out)
+        # 2048 maps over 1024 commands: 2.00 per command
+        self.assertIn('| pvscsi/4k | 1024 | 1 | 2048 | 2.00 | 8388608 | 8388608 | 3 (3) |', out)
         self.assertIn('| sg_table-iommu | debug | iommu | pass |', out)
         self.assertIn('| sg_table-soak | normal | soak | pass |', out)
 

@@ -8,11 +8,18 @@
 # Per adapter: its PCI device must sit in an IOMMU group whose default
 # domain translates, strictly (type "DMA", not "DMA-FQ" or "identity").
 # max_sectors_kb is raised to the adapter's limit (at most 8 MiB), the page
-# allocator is shuffled (page_alloc.shuffle=1: fio's buffers are scattered
-# pages), and fio writes and verifies (crc32c, direct I/O, io_uring,
-# iodepth 4) at 4k (1 segment) up to 8M (as many segments as the adapter
-# takes: megasas 80, virtio-scsi 1022, ...).  The scsi_dispatch_cmd_start
-# tracepoint gives the most segments (data_sgl) of any command per size.
+# allocator is shuffled (page_alloc.shuffle=1), and fio writes and verifies
+# (crc32c, direct I/O, io_uring, iodepth 4: commands in flight together)
+# at 4k up to 8M.  fio's buffers still merge into few segments (128 at
+# most in the 2026-12-04 run), so scatterio (common/image/scatterio.c:
+# every page of its buffers a segment of its own) then writes and reads
+# back commands of exactly 1, 2, 127, 128, 129, 256 and LIMIT segments,
+# LIMIT = min(max_segments, max_sectors_kb / 4), those not above LIMIT:
+# across the 128-entry boundary of a chain or ring array, up to the most
+# the adapter takes (virtio-scsi 1022 with virtqueue_size=1024; megasas
+# and ahci fewer).  The scsi_dispatch_cmd_start tracepoint (data_sgl)
+# must show exactly that many segments.
+# After each scenario the IOVA space must be back at its baseline:
 # After each size the IOVA space must be back at its baseline:
 #   - the IOMMU's page table of the device's domain, read from
 #     /sys/kernel/debug/iommu/intel/domain_translation_struct (one line per
@@ -59,16 +66,45 @@ iova() {
 	END { printf "%d %d %d %d\n", m, mb, u, ub }' $T/trace
 }
 overruns() { cat $T/per_cpu/cpu*/stats | awk '/^overrun:/ {n += $2} END {print n + 0}'; }
-maxsegs() { # maxsegs HOST: the most data segments of a traced command of HOST
-	awk -v h="host_no=$1" '/scsi_dispatch_cmd_start:/ {
-		ok = 0
-		for (i = 1; i <= NF; i++) {
-			if ($i == h) ok = 1
-			if (ok && $i ~ /^data_sgl=/ && substr($i, 10) + 0 > m) m = substr($i, 10) + 0
-		}
-	} END { print m + 0 }' $T/trace
-}
 
+# judge NAME WANT: the checks after one scenario of adapter $hba (host
+# $host, PCI device $pci, baselines $pte0 and $dma0), its I/O done:
+# the most segments of a command (exactly WANT, or any if WANT is -),
+# bytes unmapped = bytes mapped, and the page table and DMA-API
+# debugging's entries back at their baseline
+judge() {
+	set -- "$1" "$2" $(scsi_segs $host) $(iova)
+	local name=$1 want=$2 cmds=$3 most=$4 lost pte dma why
+	lost=$(overruns)
+	n=$((n + 1))
+	figure "$hba/$name" commands $cmds
+	figure "$hba/$name" max_segments $most
+	figure "$hba/$name" iommu_maps $5
+	figure "$hba/$name" iommu_bytes_mapped $6
+	figure "$hba/$name" iommu_bytes_unmapped $8
+	[ "$5" -gt 0 ] && grew=$((grew + 1))
+	if [ "$want" != - ]; then
+		why="$cmds commands, at most $most segments; want $want"
+		[ "$cmds" -gt 0 ] && [ "$most" -eq "$want" ] &&
+			check "$hba/segments-$name" passed "$why" ||
+			check "$hba/segments-$name" failed "$why"
+	fi
+	why="$5 maps of $6 bytes, $7 unmaps of $8 bytes"
+	if [ "$lost" -ne 0 ]; then
+		check "$hba/iova-unmapped-as-mapped-$name" failed "$why, but the trace lost $lost events: not judged"
+	elif [ "$5" -gt 0 ] && [ "$6" -eq "$8" ]; then
+		check "$hba/iova-unmapped-as-mapped-$name" passed "$why"
+	else
+		check "$hba/iova-unmapped-as-mapped-$name" failed "$why"
+	fi
+	pte=$(ptes $pci) dma=$(dma_in_use)
+	figure "$hba/$name" pte_after $pte
+	figure "$hba/$name" dma_api_after $dma
+	why="page table $pte0 -> $pte entries; DMA-API entries in use $dma0 -> $dma; at most $most segments per command"
+	[ "$pte" -eq "$pte0" ] && [ "$dma" -eq "$dma0" ] &&
+		check "$hba/iova-back-to-baseline-$name" passed "$why" ||
+		check "$hba/iova-back-to-baseline-$name" failed "$why"
+}
 log iommu
 if [ -d /sys/class/iommu ] && [ -n "$(ls /sys/class/iommu)" ]; then
 	check iommu/active passed "$(ls /sys/class/iommu | tr '\n' ' ')"
@@ -105,7 +141,8 @@ for hba in $(arg hbas); do
 	pte0=$(ptes $pci) dma0=$(dma_in_use)
 	figure "$hba" pte_baseline $pte0
 	figure "$hba" dma_api_baseline $dma0
-	grew=0
+	grew=0 n=0
+	# fio: commands in flight together, from fio's (merging) buffers
 	for bs in 4k 64k 512k 1M 4M 8M; do
 		size=4M
 		[ $bs = 8M ] && size=16M
@@ -118,32 +155,30 @@ for hba in $(arg hbas); do
 		else
 			check "$hba/verify-$bs" failed "fio verify failed (see iommu-$hba-$bs.err)"
 		fi
-		segs=$(maxsegs $host)
-		set -- $(iova)
-		lost=$(overruns)
-		figure "$hba/$bs" max_segments $segs
-		figure "$hba/$bs" iommu_maps $1
-		figure "$hba/$bs" iommu_bytes_mapped $2
-		figure "$hba/$bs" iommu_bytes_unmapped $4
-		[ "$1" -gt 0 ] && grew=$((grew + 1))
-		why="$1 maps of $2 bytes, $3 unmaps of $4 bytes"
-		if [ "$lost" -ne 0 ]; then
-			check "$hba/iova-unmapped-as-mapped-$bs" failed "$why, but the trace lost $lost events: not judged"
-		elif [ "$1" -gt 0 ] && [ "$2" -eq "$4" ]; then
-			check "$hba/iova-unmapped-as-mapped-$bs" passed "$why"
-		else
-			check "$hba/iova-unmapped-as-mapped-$bs" failed "$why"
-		fi
-		pte=$(ptes $pci) dma=$(dma_in_use)
-		figure "$hba/$bs" pte_after $pte
-		figure "$hba/$bs" dma_api_after $dma
-		why="page table $pte0 -> $pte entries; DMA-API entries in use $dma0 -> $dma; at most $segs segments per command"
-		[ "$pte" -eq "$pte0" ] && [ "$dma" -eq "$dma0" ] &&
-			check "$hba/iova-back-to-baseline-$bs" passed "$why" ||
-			check "$hba/iova-back-to-baseline-$bs" failed "$why"
+		judge "$bs" -
 	done
-	[ $grew -eq 6 ] && check "$hba/mapped-through-iommu" passed "iommu:map events during all 6 sizes" ||
-		check "$hba/mapped-through-iommu" failed "iommu:map events during only $grew of 6 sizes"
+	# scatterio: commands of exactly N segments (one page each, no two
+	# physically adjacent), from 1 to the most the adapter takes, across
+	# the 128-entry array (chain or ring) boundary
+	lim=$(cat $q/max_segments)
+	[ $((hw / 4)) -lt "$lim" ] && lim=$((hw / 4))
+	figure "$hba" segment_limit $lim
+	off=64 ran=
+	for nseg in 1 2 127 128 129 256 $lim; do
+		[ "$nseg" -le "$lim" ] || continue
+		case " $ran " in *" $nseg "*) continue ;; esac
+		ran="$ran $nseg"
+		echo >$T/trace
+		if out=$(scatterio /dev/$disk $((nseg * 4))k $((nseg * 16))k ${off}M 2>&1); then
+			check "$hba/scatterio-$nseg" passed "scatterio: $out"
+		else
+			check "$hba/scatterio-$nseg" failed "scatterio: $out"
+		fi
+		off=$((off + nseg / 64 + 1))
+		judge "scatter-$nseg" "$nseg"
+	done
+	[ $grew -eq $n ] && check "$hba/mapped-through-iommu" passed "iommu:map events during all $n scenarios" ||
+		check "$hba/mapped-through-iommu" failed "iommu:map events during only $grew of $n scenarios"
 done
 log done
 echo iommu >"$SGB_OUT/complete"

@@ -157,12 +157,16 @@ def main():
                      f"rounds in soak.tsv)."]
         iom = [(k, f) for k, f in s['fig'].items() if 'iommu_maps' in f]
         if iom:
-            body += ['', '| IOMMU: adapter/size | most segments per command | IOMMU maps | bytes mapped | '
+            body += ['', '| IOMMU: adapter/scenario | commands | most segments per command | IOMMU maps | '
+                     'maps per command | bytes mapped | '
                      'bytes unmapped | page-table entries after (baseline) | DMA-API entries after (baseline) |',
-                     '|---|---|---|---|---|---|---|']
+                     '|---|---|---|---|---|---|---|---|---|']
             for k, f in iom:
                 base = s['fig'].get(k.split('/')[0], {})
-                body.append(f"| {k} | {f.get('max_segments', '')} | {f['iommu_maps']} | "
+                cmds = int(f.get('commands', 0) or 0)
+                per = f"{int(f['iommu_maps']) / cmds:.2f}" if cmds else ''
+                body.append(f"| {k} | {f.get('commands', '')} | {f.get('max_segments', '')} | {f['iommu_maps']} | "
+                            f"{per} | "
                             f"{f.get('iommu_bytes_mapped', '')} | {f.get('iommu_bytes_unmapped', '')} | "
                             f"{f.get('pte_after', '')} ({base.get('pte_baseline', '')}) | "
                             f"{f.get('dma_api_after', '')} ({base.get('dma_api_baseline', '')}) |")
