@@ -156,20 +156,19 @@ plan_cpio() {
 qdisk_boots="qemu-disks:virtio=file,pvscsi=file: qemu-disks-swiotlb:pvscsi=file:swiotlb=force"
 
 # The boots of the host-adapter matrix (tests/guest/qemu-hba.sh), one a line,
-# NAME|DISKS|HBAS|CDS: lsi53c895a, am53c974, ahci, usb-storage on qemu-xhci
-# and piix IDE in one q35 boot, with CD-ROMs on virtio-scsi, ahci and
-# lsi53c895a; megasas and megasas-gen2 a boot each: megaraid_sas takes its
-# legacy IRQ unshared (no ACPI, no MSI in this config), so qemu/run.sh puts
-# it in slot 0x10, off the 9p share's line, and nothing else may share it
-# (q35's AHCI would fail beside it).  make test runs them on both kernels.
-# Not booted: mptsas1068 (hba_unsupported).
-hba_boots="qemu-hba|lsi=file,am53c974=file,ahci=file,usb=file,ide=file,virtio=cd,ahci=cd,lsi=cd|lsi,am53c974,ahci,usb,ide|virtio,ahci,lsi
+# NAME|DISKS|HBAS|CDS: mptsas1068, lsi53c895a, am53c974, ahci, usb-storage
+# on qemu-xhci and piix IDE in one q35 boot, with CD-ROMs on virtio-scsi,
+# ahci and lsi53c895a; megasas and megasas-gen2 a boot each: megaraid_sas
+# takes its legacy IRQ unshared (no ACPI, no MSI in this config), so
+# qemu/run.sh puts it in slot 0x10, off the 9p share's line, and nothing
+# else may share it (q35's AHCI would fail beside it).  make test runs them
+# on both kernels; every SCSI, ATA and USB-storage adapter QEMU 7.2
+# emulates is in one of them or in tests/guest/qemu-disks.sh (virtio-scsi,
+# pvscsi).
+hba_boots="qemu-hba|mptsas=file,lsi=file,am53c974=file,ahci=file,usb=file,ide=file,virtio=cd,ahci=cd,lsi=cd|mptsas,lsi,am53c974,ahci,usb,ide|virtio,ahci,lsi
 qemu-hba-megasas|megasas=file|megasas|
 qemu-hba-megasas-gen2|megasas-gen2=file|megasas-gen2|"
 # Their kernel arguments: no_timer_check, because on q35 under a loaded TCG
 # host the IO-APIC timer check misses the PIT's ticks and panics ("IO-APIC +
 # timer doesn't work", seen on 2 of 4 q35 boots at load 20 on 2 cores).
 hba_args=no_timer_check
-# The adapters QEMU 7.2 emulates that the matrix does not boot, HBA|WHY;
-# tests/run.sh reports each as skipped on each kernel, with WHY.
-hba_unsupported="mptsas|mptsas1068 under TCG: mptsas probes it (ioc0 LSISAS1068, 8 SAS phys) but finds no SAS port or end device, so no disk appears (the same on both kernels, issue 13), and about 25 s after boot the guest stops making progress (seen on sg_ring), which would stall the other adapters' boot"

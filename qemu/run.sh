@@ -161,14 +161,20 @@ IFS=, read -r -a disk_specs <<<"$disks"
 for spec in "${disk_specs[@]}"; do
 	hba=${spec%%=*} backing=${spec#*=}
 	[ "$hba" != "$spec" ] || die "disk '$spec' (-d): use HBA=BACKING, e.g. virtio=null"
-	id=$hba dev=scsi-hd bus=$hba.0
+	id=$hba dev=scsi-hd bus=$hba.0 wwn=''
 	[ "$backing" = cd ] && id=$hba-cd dev=scsi-cd bus=$id.0
 	case $hba in
 	virtio) disk_args+=(-device "virtio-scsi-pci,id=$id,num_queues=$cpus,virtqueue_size=1024$virtio_dma") ;;
 	pvscsi) disk_args+=(-device "pvscsi,id=$id") ;;
 	megasas | megasas-gen2) disk_args+=(-device "$hba,id=$id,addr=0x10") machine=(-machine q35) ;;
 	am53c974) disk_args+=(-device "$hba,id=$id") machine=(-machine q35) ;;
-	mptsas) disk_args+=(-device "mptsas1068,id=$id") machine=(-machine q35) ;;
+	# QEMU 7.2's mptsas1068 reports a disk's SAS address as its wwn
+	# (hw/scsi/mptconfig.c, SAS device page 0), 0 unless set, and Linux's
+	# mptsas skips an attached device whose SAS address is 0
+	# (mptsas_setup_wide_ports): without wwn= the HBA probes but no disk
+	# ever appears.  A locally assigned NAA 3 address, QEMU's own prefix,
+	# outside the range it gives the HBA.
+	mptsas) disk_args+=(-device "mptsas1068,id=$id") machine=(-machine q35) wwn=,wwn=0x35254000ff000001 ;;
 	lsi) disk_args+=(-device "lsi53c895a,id=$id") machine=(-machine q35) ;;
 	ahci) dev=ide-hd bus=ide.0 machine=(-machine q35) ;;
 	ide) disk_args+=(-device "piix3-ide,id=piix") dev=ide-hd bus=piix.0 machine=(-machine q35) ;;
@@ -196,7 +202,7 @@ for spec in "${disk_specs[@]}"; do
 		;;
 	*) die "unknown backing '$backing' for $hba (-d): choose null, file, file:SIZE or cd" ;;
 	esac
-	disk_args+=(-device "$dev,drive=$id-disk,bus=$bus,serial=sgb-$id")
+	disk_args+=(-device "$dev,drive=$id-disk,bus=$bus,serial=sgb-$id$wwn")
 done
 
 rm -rf "$out"

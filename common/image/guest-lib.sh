@@ -149,10 +149,15 @@ qdisk() {
 	esac
 	while [ $i -lt 300 ]; do
 		for h in /sys/class/scsi_host/host*; do
-			[ "$(cat $h/proc_name 2>/dev/null)" = "$drv" ] || continue
-			[ -z "$pci" ] || [ "$(cat $h/device/../device 2>/dev/null)" = "$pci" ] || continue
-			for d in $h/device/target*/*/block/$pat*; do
-				[ -e "$d" ] && break 3
+			[ "$(cat $h/proc_name)" = "$drv" ] || continue
+			[ -z "$pci" ] || [ "$(cat $h/device/../device)" = "$pci" ] || continue
+			# below the host at any depth: a SAS transport (mptsas)
+			# puts its targets under port-H:N/end_device-H:N
+			for d in /sys/block/$pat*; do
+				[ -e "$d" ] || continue
+				case $(readlink -f "$d/device") in
+				*/$(basename $h)/*) break 3 ;;
+				esac
 			done
 		done
 		d=

@@ -49,14 +49,16 @@ def boot_dir(run, name, info, files):
 class NewPartsTest(unittest.TestCase):
     """The soak figure, the IOMMU table and the DMA-API column."""
 
-    def render(self, dma_api):
+    def render(self, dma_api, dmar='passed\t4 DMAR faults logged'):
         with tempfile.TemporaryDirectory() as run:
             boot_dir(run, 'sg_table-iommu', 'variant sg_table\nflavour debug\nwall_seconds 100.5\n', {
                 'RESULT': 'pass\n', 'complete': 'iommu\n', 'dma-api.txt': dma_api,
-                'results.tsv': 'pvscsi/verify-4k\tpassed\t\n',
+                'results.tsv': 'pvscsi/verify-4k\tpassed\t\n'
+                               f'iommu/no-dma-at-a-mapped-iova\t{dmar}\n',
                 'figures.tsv': 'pvscsi\tpte_baseline\t3\npvscsi/4k\tcommands\t1024\npvscsi/4k\tmax_segments\t1\n'
                                'pvscsi/4k\tiommu_maps\t2048\npvscsi/4k\tiommu_bytes_mapped\t8388608\n'
-                               'pvscsi/4k\tiommu_bytes_unmapped\t8388608\npvscsi/4k\tpte_after\t3\n'})
+                               'pvscsi/4k\tiommu_bytes_unmapped\t8388608\npvscsi/4k\tpte_after\t3\n'
+                               'iommu\tdmar_faults\t4\niommu\tdmar_faults_suppressed\t2\n'})
             boot_dir(run, 'sg_table-soak', 'variant sg_table\nwall_seconds 300\n', {
                 'RESULT': 'pass\n', 'complete': 'soak\n', 'results.tsv': 'soak/target-written\tpassed\t\n',
                 'figures.tsv': 'soak\tmib_written\t1024\nsoak\tseconds\t200\nsoak\trounds\t3\nsoak\tdisks\t3\n'})
@@ -74,13 +76,17 @@ class NewPartsTest(unittest.TestCase):
         self.assertIn('| sg_table-iommu | debug | iommu | pass |', out)
         self.assertIn('| sg_table-soak | normal | soak | pass |', out)
 
+    def test_dmar_faults_are_shown_and_one_at_a_mapped_iova_fails(self):
+        out = self.render('error_count 0\ndisabled N\n')
+        self.assertIn('DMAR faults (`iommu/no-dma-at-a-mapped-iova` passed): 4 DMAR faults logged.', out)
+        out = self.render('error_count 0\ndisabled N\n', 'failed\t1 at an IOVA a scenario had mapped')
+        self.assertIn('| sg_table-iommu | debug | iommu | FAIL |', out)
+        self.assertIn('`iommu/no-dma-at-a-mapped-iova` failed): 1 at an IOVA a scenario had mapped.', out)
+
     def test_dma_api_errors_fail_the_boot(self):
         out = self.render('error_count 2\ndisabled N\n')
         self.assertIn('| sg_table-iommu | debug | iommu | FAIL |', out)
 
-
-if __name__ == '__main__':
-    unittest.main()
 
 
 class CollectTest(unittest.TestCase):
@@ -123,3 +129,7 @@ class CollectTest(unittest.TestCase):
             r = subprocess.run([self.COLLECT, 'out', 'soak', a, a], cwd=root, capture_output=True, text=True)
             self.assertNotEqual(r.returncode, 0)
             self.assertIn('two boots named sg_ring-soak', r.stderr)
+
+
+if __name__ == '__main__':
+    unittest.main()

@@ -170,6 +170,11 @@ def main():
                             f"{f.get('iommu_bytes_mapped', '')} | {f.get('iommu_bytes_unmapped', '')} | "
                             f"{f.get('pte_after', '')} ({base.get('pte_baseline', '')}) | "
                             f"{f.get('dma_api_after', '')} ({base.get('dma_api_baseline', '')}) |")
+        d = s['fig'].get('iommu', {})
+        if 'dmar_faults' in d:
+            st, why = next(((st, w) for n, st, w in s['res'] if n == 'iommu/no-dma-at-a-mapped-iova'),
+                           ('missing', 'no check iommu/no-dma-at-a-mapped-iova'))
+            body += ['', f"DMAR faults (`iommu/no-dma-at-a-mapped-iova` {st}): {why}."]
         fails = [(n, w) for n, st, w in s['res'] if st != 'passed']
         if fails:
             body += ['', 'Failed checks:', ''] + [f'- `{n}`: {w}' for n, w in fails]

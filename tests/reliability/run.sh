@@ -119,8 +119,8 @@ for v in $variants; do
 		# lsi53c895a fetches its SCRIPTS from its own BAR address, which
 		# the IOMMU then faults (DMAR "PTE Read access is not set")
 		has iommu && boot iommu debug "$top/tests/reliability/iommu.sh" -I -M 2048 -t "$tmo" \
-			-d virtio=file,megasas=file,ahci=file \
-			-a "$hba_args page_alloc.shuffle=1 sgb.hbas=virtio,megasas,ahci"
+			-d virtio=file,megasas=file,ahci=file,mptsas=file \
+			-a "$hba_args page_alloc.shuffle=1 sgb.hbas=virtio,megasas,ahci,mptsas"
 	fi
 	if has soak; then
 		if [ -f "$top/build/$v/.built" ] && [ -f "$top/build/$v/initramfs.cpio" ]; then
