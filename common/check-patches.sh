@@ -41,10 +41,17 @@ for series in "$top/common/series" "$top"/variants/*/series; do
 	dir=$(dirname "$series")
 	while read -r p _; do
 		case "$p" in ''|'#'*) continue ;; esac
-		out=$(cd "$top/build/git" && perl "$cp" --strict --no-signoff --show-types "$dir/$p" 2>&1)
+		# Debian's python3 first: checkpatch runs scripts/spdxcheck.py with
+		# the python3 on PATH, which needs python3-ply and python3-git
+		out=$(cd "$top/build/git" && PATH=/usr/bin:$PATH perl "$cp" --strict --no-signoff --show-types "$dir/$p" 2>&1)
 		sum=$(printf '%s\n' "$out" | sed -n 's/^total: \(.*\) lines checked$/\1/p' | tail -n 1)
 		errs=$(printf '%s\n' "$sum" | sed -n 's/^\([0-9]*\) errors.*/\1/p')
 		grep -q '^Signed-off-by:' "$dir/$p" || { errs=${errs:-0}; sum="no Signed-off-by; $sum"; errs=$((errs + 1)); }
+		# a check that could not run (spdxcheck.py's traceback) is no pass
+		if printf '%s\n' "$out" | grep -q '^Traceback'; then
+			errs=$((${errs:-0} + 1))
+			sum="a checker of checkpatch failed: $(printf '%s\n' "$out" | grep -m1 -E '^[A-Za-z]*Error' || echo Traceback); $sum"
+		fi
 		if [ "${errs:-1}" -eq 0 ]; then
 			printf '%s\tpassed\t%s\n' "${dir#"$top"/}/$p" "$sum"
 		else

@@ -13,7 +13,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/common/lib.sh"
 pkgs=(linux-source-6.1 build-essential flex bison bc libelf-dev libssl-dev cpio xz-utils kmod
 	ccache git qemu-system-x86 busybox-static fio linux-perf sg3-utils
-	python3 python3-matplotlib python3-scipy dwarves sparse pmccabe universal-ctags coccinelle)
+	python3 python3-matplotlib python3-scipy python3-ply python3-git dwarves sparse pmccabe universal-ctags coccinelle)
 
 # The TCG plugin (qemu/plugin/) is built against qemu-plugin.h, which no
 # binary package ships: it comes from Debian's qemu source package, fetched
