@@ -4,7 +4,16 @@
 # Always: scripts/checkpatch.pl --strict (from the base tree) on every patch
 # of common/series and each variant's series.  Prints one line per patch,
 # "<series-dir>/<patch>\t<passed|failed>\t<errors, warnings, checks>"
-# (make test reads these lines).
+# (make test reads these lines).  A patch passes with no error, a
+# Signed-off-by, every checker of checkpatch run (spdxcheck.py runs under
+# Debian's python3), and exactly the warnings and checks that
+# <series-dir>/checkpatch.accepted lists for it, each with its reason:
+# "<patch number> <TYPE> <count> <reason>" (TYPE as --show-types prints
+# it, e.g. CHECK:MACRO_ARG_REUSE).  One more, or one fewer, fails: the list
+# stays the exact record of what a reviewer would be asked to accept.
+# SGB_CHECKPATCH and SGB_SERIES_DIRS (the series directories) replace the
+# base tree's checkpatch.pl and common/ plus variants/*/ for the rig's own
+# tests.
 #
 # With --prefixes (make check-patches): bisectability.  Every prefix of the
 # sg_ring series (the base plus patches 1..k) is checked out, one patch at a
@@ -30,20 +39,35 @@
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/common/lib.sh"
-cp=$top/build/git/scripts/checkpatch.pl
+cp=${SGB_CHECKPATCH:-$top/build/git/scripts/checkpatch.pl}
 [ -x "$cp" ] || die "no base tree: run 'make base' first"
+cptree=$(cd "$(dirname "$cp")/.." && pwd)
 case "${1:-}" in
 '' | --prefixes) ;;
 *) die "usage: common/check-patches.sh [--prefixes]" ;;
 esac
 bad=0
-for series in "$top/common/series" "$top"/variants/*/series; do
-	dir=$(dirname "$series")
+# accepted_diff PATCH OUT: the warnings and checks of checkpatch's output OUT
+# that $dir/checkpatch.accepted does not list for PATCH ("+TYPE xN"), and
+# those it lists that OUT no longer has ("-TYPE xN"); nothing if they agree
+accepted_diff() {
+	local num=${1%%-*} found want
+	found=$(printf '%s\n' "$2" | grep -oE '^(WARNING|CHECK):[A-Z0-9_]+' | sort | uniq -c | awk '{ print $2, $1 }')
+	want=$([ -f "$dir/checkpatch.accepted" ] &&
+		awk -v n="$num" '$1 == n { print $2, $3 }' "$dir/checkpatch.accepted" | sort)
+	diff <(printf '%s\n' "$found" | sed '/^$/d') <(printf '%s\n' "$want" | sed '/^$/d') |
+		sed -n 's/^< \(.*\) \([0-9]*\)$/+\1 x\2/p;s/^> \(.*\) \([0-9]*\)$/-\1 x\2/p' | tr '\n' ' '
+}
+
+series_dirs=${SGB_SERIES_DIRS:-"$top/common $(printf '%s ' "$vroot"/*/)"}
+for dir in $series_dirs; do
+	dir=${dir%/}
+	series=$dir/series
 	while read -r p _; do
 		case "$p" in ''|'#'*) continue ;; esac
 		# Debian's python3 first: checkpatch runs scripts/spdxcheck.py with
 		# the python3 on PATH, which needs python3-ply and python3-git
-		out=$(cd "$top/build/git" && PATH=/usr/bin:$PATH perl "$cp" --strict --no-signoff --show-types "$dir/$p" 2>&1)
+		out=$(cd "$cptree" && PATH=/usr/bin:$PATH perl "$cp" --strict --no-signoff --show-types "$dir/$p" 2>&1)
 		sum=$(printf '%s\n' "$out" | sed -n 's/^total: \(.*\) lines checked$/\1/p' | tail -n 1)
 		errs=$(printf '%s\n' "$sum" | sed -n 's/^\([0-9]*\) errors.*/\1/p')
 		grep -q '^Signed-off-by:' "$dir/$p" || { errs=${errs:-0}; sum="no Signed-off-by; $sum"; errs=$((errs + 1)); }
@@ -52,11 +76,18 @@ for series in "$top/common/series" "$top"/variants/*/series; do
 			errs=$((${errs:-0} + 1))
 			sum="a checker of checkpatch failed: $(printf '%s\n' "$out" | grep -m1 -E '^[A-Za-z]*Error' || echo Traceback); $sum"
 		fi
+		unlisted=$(accepted_diff "$p" "$out")
+		if [ -n "$unlisted" ]; then
+			errs=$((${errs:-0} + 1))
+			sum="$sum; not as ${dir#"$top"/}/checkpatch.accepted lists: ${unlisted% }"
+		elif [ -f "$dir/checkpatch.accepted" ] && printf '%s\n' "$sum" | grep -qv ' 0 warnings, 0 checks'; then
+			sum="$sum (each accepted in ${dir#"$top"/}/checkpatch.accepted)"
+		fi
 		if [ "${errs:-1}" -eq 0 ]; then
 			printf '%s\tpassed\t%s\n' "${dir#"$top"/}/$p" "$sum"
 		else
 			printf '%s\tfailed\t%s\n' "${dir#"$top"/}/$p" "${sum:-checkpatch did not run}"
-			printf '%s\n' "$out" | grep -E '^(ERROR|#)' -A2 | head -n 30 | sed 's/^/    /' >&2
+			printf '%s\n' "$out" | grep -E '^(ERROR|WARNING|CHECK|Traceback|[A-Za-z]*Error|#)' -A2 | head -n 30 | sed 's/^/    /' >&2
 			bad=1
 		fi
 	done <"$series"

@@ -1,0 +1,165 @@
+"""The checkpatch part of common/check-patches.sh, against a stub checkpatch.
+
+Each patch passes only with no error, a Signed-off-by, every checker of
+checkpatch run, and exactly the warnings and checks that its series'
+checkpatch.accepted lists for it.  The stub prints a canned checkpatch
+output per patch and records which python3 PATH gives it first: checkpatch
+runs scripts/spdxcheck.py with that python3, and on a machine whose first
+python3 is not Debian's (pyenv here) spdxcheck.py died on `import ply`
+while every patch was still reported as passed.
+"""
+import os
+import subprocess
+import tempfile
+import textwrap
+import unittest
+
+TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+SCRIPT = os.path.join(TOP, 'common', 'check-patches.sh')
+
+STUB = r'''#!/usr/bin/perl
+# stub checkpatch.pl: prints $ENV{STUB_OUT}/<patch file name> and records
+# the python3 that PATH finds first
+my $patch = $ARGV[-1];
+(my $name = $patch) =~ s|.*/||;
+open(my $in, '<', "$ENV{STUB_OUT}/$name") or die "stub: no output for $name";
+print while <$in>;
+my $py = `sh -c 'command -v python3'`;
+open(my $log, '>>', "$ENV{STUB_OUT}/python3.log") or die;
+print $log $py;
+'''
+
+CLEAN = 'total: 0 errors, 0 warnings, 0 checks, 10 lines checked\n'
+TRACEBACK = textwrap.dedent('''\
+    Traceback (most recent call last):
+      File "scripts/spdxcheck.py", line 6, in <module>
+        from ply import lex, yacc
+    ModuleNotFoundError: No module named 'ply'
+    total: 0 errors, 0 warnings, 0 checks, 10 lines checked
+    ''')
+ONE_BUG = textwrap.dedent('''\
+    WARNING:AVOID_BUG: Do not crash the kernel unless it is absolutely unavoidable
+    #20: FILE: lib/x.c:3:
+    +\tBUG_ON(!n);
+
+    total: 0 errors, 1 warnings, 0 checks, 10 lines checked
+    ''')
+TWO_CHECKS = textwrap.dedent('''\
+    CHECK:CAMELCASE: Avoid CamelCase: <SCpnt>
+    CHECK:CAMELCASE: Avoid CamelCase: <SCpnt>
+    total: 0 errors, 0 warnings, 2 checks, 10 lines checked
+    ''')
+
+
+class CheckPatches(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        t = self.tmp.name
+        self.series = os.path.join(t, 'series-dir')
+        self.outs = os.path.join(t, 'outs')
+        os.makedirs(self.series)
+        os.makedirs(self.outs)
+        os.makedirs(os.path.join(t, 'tree', 'scripts'))
+        self.stub = os.path.join(t, 'tree', 'scripts', 'checkpatch.pl')
+        with open(self.stub, 'w') as f:
+            f.write(STUB)
+        os.chmod(self.stub, 0o755)
+        # a python3 that is not Debian's, first on PATH
+        self.fakebin = os.path.join(t, 'bin')
+        os.makedirs(self.fakebin)
+        fake = os.path.join(self.fakebin, 'python3')
+        with open(fake, 'w') as f:
+            f.write('#!/bin/sh\nexit 1\n')
+        os.chmod(fake, 0o755)
+        self.names = []
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def patch(self, num, output, signed=True, accepted=None):
+        name = f'{num}-a-patch.patch'
+        with open(os.path.join(self.series, name), 'w') as f:
+            f.write('Subject: [PATCH] a patch\n\nWhy.\n\n')
+            if signed:
+                f.write('Signed-off-by: A Developer <a@example.org>\n')
+            f.write('---\n')
+        with open(os.path.join(self.outs, name), 'w') as f:
+            f.write(output)
+        if accepted:
+            with open(os.path.join(self.series, 'checkpatch.accepted'), 'a') as f:
+                f.write(f'# a comment line\n{num} {accepted} the reason\n')
+        self.names.append(name)
+
+    def run_script(self):
+        with open(os.path.join(self.series, 'series'), 'w') as f:
+            f.write('# the series\n' + ''.join(n + '\n' for n in self.names))
+        env = dict(os.environ, SGB_CHECKPATCH=self.stub, SGB_SERIES_DIRS=self.series,
+                   STUB_OUT=self.outs, PATH=self.fakebin + ':' + os.environ['PATH'])
+        res = subprocess.run(['bash', SCRIPT], env=env, capture_output=True, text=True)
+        lines = {}
+        for line in res.stdout.splitlines():
+            name, verdict, why = line.split('\t')
+            lines[os.path.basename(name)] = (verdict, why)
+        return res, lines
+
+    def test_clean_patch_passes(self):
+        self.patch('0001', CLEAN)
+        res, lines = self.run_script()
+        self.assertEqual(res.returncode, 0, res.stderr)
+        self.assertEqual(lines['0001-a-patch.patch'][0], 'passed')
+
+    def test_spdxcheck_runs_under_debians_python3(self):
+        self.patch('0001', CLEAN)
+        self.run_script()
+        with open(os.path.join(self.outs, 'python3.log')) as f:
+            self.assertEqual(f.read().strip(), '/usr/bin/python3')
+
+    def test_a_checker_that_died_fails_the_patch(self):
+        self.patch('0001', TRACEBACK)
+        res, lines = self.run_script()
+        self.assertNotEqual(res.returncode, 0)
+        verdict, why = lines['0001-a-patch.patch']
+        self.assertEqual(verdict, 'failed')
+        self.assertIn("ModuleNotFoundError: No module named 'ply'", why)
+
+    def test_a_warning_not_accepted_fails(self):
+        self.patch('0001', ONE_BUG)
+        res, lines = self.run_script()
+        self.assertNotEqual(res.returncode, 0)
+        verdict, why = lines['0001-a-patch.patch']
+        self.assertEqual(verdict, 'failed')
+        self.assertIn('+WARNING:AVOID_BUG x1', why)
+
+    def test_accepted_warnings_pass_with_their_count(self):
+        self.patch('0001', ONE_BUG, accepted='WARNING:AVOID_BUG 1')
+        self.patch('0002', TWO_CHECKS, accepted='CHECK:CAMELCASE 2')
+        res, lines = self.run_script()
+        self.assertEqual(res.returncode, 0, res.stdout + res.stderr)
+        self.assertEqual(lines['0001-a-patch.patch'][0], 'passed')
+        self.assertIn('accepted', lines['0002-a-patch.patch'][1])
+
+    def test_one_more_than_accepted_fails(self):
+        self.patch('0002', TWO_CHECKS, accepted='CHECK:CAMELCASE 1')
+        _, lines = self.run_script()
+        verdict, why = lines['0002-a-patch.patch']
+        self.assertEqual(verdict, 'failed')
+        self.assertIn('+CHECK:CAMELCASE x2', why)
+        self.assertIn('-CHECK:CAMELCASE x1', why)
+
+    def test_an_accepted_warning_that_is_gone_fails(self):
+        self.patch('0001', CLEAN, accepted='WARNING:AVOID_BUG 1')
+        _, lines = self.run_script()
+        verdict, why = lines['0001-a-patch.patch']
+        self.assertEqual(verdict, 'failed')
+        self.assertIn('-WARNING:AVOID_BUG x1', why)
+
+    def test_no_signed_off_by_fails(self):
+        self.patch('0001', CLEAN, signed=False)
+        _, lines = self.run_script()
+        verdict, why = lines['0001-a-patch.patch']
+        self.assertEqual(verdict, 'failed')
+        self.assertIn('no Signed-off-by', why)
+
+
+if __name__ == '__main__':
+    unittest.main()
