@@ -1,9 +1,18 @@
 #!/usr/bin/python3
-"""check_guest.py RUNDIR PREFIX - judge a guest test run (qemu/run.sh output).
+"""check_guest.py RUNDIR PREFIX [--seg-limit=N] [SUITE...] - judge a guest test run.
 
-Prints one line per result, "PREFIX/<name>\t<passed|failed|skipped>\t<why>":
-every KUnit case (from the per-suite KTAP files the guest copied out of
-debugfs) and every smoke check (tests/guest/smoke.sh's files)."""
+RUNDIR is qemu/run.sh's output.  Prints one line per result,
+"PREFIX/<name>\t<passed|failed|skipped>\t<why>": every KUnit case (from the
+per-suite KTAP files the guest copied out of debugfs), a failure for every
+SUITE that did not run, and every smoke check (tests/guest/smoke.sh's files).
+
+The smoke check whole-requests-<bs> wants every 1M and 4M write to reach
+scsi_debug whole (256 and 1024 one-page segments).  --seg-limit=N says the
+host may take at most N segments a command: a prefix of the sg_ring series
+from the SCSI core's transition until scsi_debug opts in to rings, when
+scsi_debug is an unconverted host and gets one array of at most
+SG_RING_CHUNK_SIZE entries.  Then each request must be split into exactly
+ceil(pages / N) commands, no more and no fewer."""
 import glob
 import os
 import sys
@@ -36,7 +45,7 @@ def kunit(out, prefix, want_suites):
             emit(prefix, f'kunit/{name}', status, reason)
 
 
-def smoke(out, prefix):
+def smoke(out, prefix, seg_limit=None):
     disk = os.path.join(out, 'smoke.disk')
     if not os.path.exists(disk):
         emit(prefix, 'smoke/scsi_debug-disk', 'fail', 'no scsi_debug disk appeared (see plan.log)')
@@ -71,9 +80,21 @@ def smoke(out, prefix):
             continue
         wios, wsec = v[6] - v[2], v[7] - v[3]
         per = wsec * 512 // wios if wios else 0
-        if per == size:
+        pages = size // 4096
+        if seg_limit and pages > seg_limit:
+            pieces = -(-pages // seg_limit)
+            want = SMOKE_BYTES // size * pieces
+            if wios == want and wsec * 512 == SMOKE_BYTES:
+                emit(prefix, f'smoke/whole-requests-{bs}', 'pass',
+                     f'{wios} writes: each {bs} request ({pages} segments) split into {pieces} '
+                     f'at the host\'s limit of {seg_limit} segments')
+            else:
+                emit(prefix, f'smoke/whole-requests-{bs}', 'fail',
+                     f'{wios} writes of {wsec * 512} bytes, expected {want} writes of {SMOKE_BYTES} '
+                     f'(each {bs} request split into {pieces} at {seg_limit} segments)')
+        elif per == size:
             emit(prefix, f'smoke/whole-requests-{bs}', 'pass',
-                 f'{wios} writes of {per} bytes ({size // 4096} segments each)')
+                 f'{wios} writes of {per} bytes ({pages} segments each)')
         else:
             emit(prefix, f'smoke/whole-requests-{bs}', 'fail',
                  f'{wios} writes averaging {per} bytes, expected {size}: requests were split')
@@ -84,9 +105,18 @@ def main():
         sys.exit(__doc__)
     out = os.path.join(sys.argv[1], 'share', 'out')
     prefix = sys.argv[2]
-    suites = sys.argv[3:]
+    seg_limit = None
+    suites = []
+    for a in sys.argv[3:]:
+        if a.startswith('--seg-limit='):
+            try:
+                seg_limit = int(a.split('=', 1)[1])
+            except ValueError:
+                sys.exit(f'check_guest.py: {a}: the limit must be a whole number of segments')
+        else:
+            suites.append(a)
     kunit(out, prefix, suites)
-    smoke(out, prefix)
+    smoke(out, prefix, seg_limit)
 
 
 main()
