@@ -178,7 +178,8 @@ def parse_numstat(text):
 # The drivers the sg_ring series converts (the rest of drivers/scsi is the
 # SCSI core for the churn count).
 DRIVERS = ('drivers/scsi/scsi_debug.c', 'drivers/scsi/virtio_scsi.c', 'drivers/scsi/vmw_pvscsi.c',
-           'drivers/scsi/sr.c')
+           'drivers/scsi/sr.c', 'drivers/scsi/megaraid/megaraid_sas_base.c',
+           'drivers/scsi/megaraid/megaraid_sas_fusion.c')
 
 
 def churn_class(path):
