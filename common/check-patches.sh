@@ -141,18 +141,20 @@ suites() {
 	done <"$vroot/$v/kunit-suites"
 }
 
-# seg_limit: --seg-limit=N for tests/check_guest.py when scsi_debug is an
-# unconverted host of the prefix tree (the SCSI core has use_sg_ring and
+# seg_limit: set seglim to --seg-limit=N for tests/check_guest.py when
+# scsi_debug is an unconverted host of the prefix tree (the SCSI core has use_sg_ring and
 # scsi_debug does not set it yet), so that it gets one array of at most
 # SG_RING_CHUNK_SIZE entries a command and the smoke test's 1M and 4M
 # writes are split at that limit, as the transition specifies
+# (called in this shell, not in $(...), so that its die ends the run)
 seg_limit() {
 	local n
+	seglim=
 	grep -q 'use_sg_ring' "$src/include/scsi/scsi_host.h" || return 0
 	grep -q 'use_sg_ring' "$src/drivers/scsi/scsi_debug.c" && return 0
 	n=$(sed -n 's/^#define SG_RING_CHUNK_SIZE[[:space:]]*\([0-9][0-9]*\).*/\1/p' "$src/include/linux/sg_ring.h")
 	[ -n "$n" ] || die "prefix $num: scsi_host.h has use_sg_ring but include/linux/sg_ring.h defines no SG_RING_CHUNK_SIZE"
-	echo "--seg-limit=$n"
+	seglim=--seg-limit=$n
 }
 
 # boot NAME PLAN [DISKS ARGS]: one boot of the prefix kernel; its results
@@ -167,7 +169,7 @@ boot() {
 	fi
 	if [ "$plan" = "$top/tests/guest/smoke.sh" ]; then
 		# shellcheck disable=SC2046
-		"$py" "$top/tests/check_guest.py" "$dir" "$name" $(seg_limit) $(suites) >>"$rdir/results.tsv"
+		"$py" "$top/tests/check_guest.py" "$dir" "$name" ${seglim:+"$seglim"} $(suites) >>"$rdir/results.tsv"
 	elif [ -f "$dir/share/out/results.tsv" ]; then
 		sed "s|^|$name/|" "$dir/share/out/results.tsv" >>"$rdir/results.tsv"
 	else
@@ -191,6 +193,7 @@ for ((i = ncommon; i < ${#commits[@]}; i++)); do
 	rm -rf "$rdir"
 	mkdir -p "$rdir"
 	git -C "$src" checkout -q --detach "${commits[$i]}" || die "cannot check out prefix $num in build/$v/src"
+	seg_limit
 	fail=()
 	# the project kernel
 	if JOBS=${JOBS:-2} nice -n 5 "$top/common/build.sh" "$v" prefix >"$rdir/build.log" 2>&1; then

@@ -163,3 +163,60 @@ class CheckPatches(unittest.TestCase):
 
 if __name__ == '__main__':
     unittest.main()
+
+
+class SegLimit(unittest.TestCase):
+    """seg_limit of the --prefixes part, run as the script runs it.
+
+    It once ran inside $(...), so the die for a tree without
+    SG_RING_CHUNK_SIZE ended only that subshell: the smoke check then ran
+    without the limit and failed, and the cause was lost.  It must end the
+    run, and the boot must use what it set.
+    """
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.src = self.tmp.name
+        for d in ('include/scsi', 'include/linux', 'drivers/scsi'):
+            os.makedirs(os.path.join(self.src, d))
+        self.write('include/scsi/scsi_host.h', 'unsigned use_sg_ring:1;\n')
+        self.write('drivers/scsi/scsi_debug.c', 'static int x;\n')
+        with open(SCRIPT) as f:
+            text = f.read()
+        start = text.index('\nseg_limit() {\n')
+        self.func = text[start:text.index('\n}\n', start) + 3]
+        self.script = text
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def write(self, rel, text):
+        with open(os.path.join(self.src, rel), 'w') as f:
+            f.write(text)
+
+    def call(self):
+        prog = ('. "$TOP/common/lib.sh"\n' + self.func +
+                'num=0009\nseg_limit\necho "reached seglim=$seglim"\n')
+        return subprocess.run(['bash', '-c', prog], capture_output=True, text=True,
+                              env=dict(os.environ, TOP=TOP, src=self.src))
+
+    def test_unconverted_scsi_debug_gets_the_chunk_size(self):
+        self.write('include/linux/sg_ring.h', '#define SG_RING_CHUNK_SIZE\t127\n')
+        r = self.call()
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(r.stdout, 'reached seglim=--seg-limit=127\n')
+
+    def test_converted_scsi_debug_gets_no_limit(self):
+        self.write('drivers/scsi/scsi_debug.c', '.use_sg_ring = 1,\n')
+        r = self.call()
+        self.assertEqual(r.stdout, 'reached seglim=\n')
+
+    def test_no_chunk_size_ends_the_run(self):
+        self.write('include/linux/sg_ring.h', '/* nothing */\n')
+        r = self.call()
+        self.assertNotEqual(r.returncode, 0)
+        self.assertEqual(r.stdout, '')
+        self.assertIn('defines no SG_RING_CHUNK_SIZE', r.stderr)
+
+    def test_called_in_the_scripts_shell(self):
+        self.assertNotIn('$(seg_limit)', self.script)
+        self.assertIn('\n\tseg_limit\n', self.script)
