@@ -346,7 +346,7 @@ IOMMU_CALLS = [
     ("SCSI commands (scsi_queue_rq)", "scsi_queue_rq"),
     ("scatterlist maps (iommu_dma_map_sg: one per array mapped)", "iommu_dma_map_sg"),
     ("scatterlist unmaps (iommu_dma_unmap_sg)", "iommu_dma_unmap_sg"),
-    ("single-buffer maps (iommu_dma_map_page: pvscsi's SG list)", "iommu_dma_map_page"),
+    ("single-buffer maps (iommu_dma_map_page)", "iommu_dma_map_page"),
     ("scatterlist maps without an IOMMU (dma_direct_map_sg)", "dma_direct_map_sg"),
     ("IOVA allocations (alloc_iova_fast)", "alloc_iova_fast"),
     ("... of them from the rbtree (alloc_iova: not in the per-CPU cache)", "alloc_iova"),

@@ -5,7 +5,8 @@
 # Environment (all optional):
 #   DEVICES="fake real"   scsi_debug delay=0, with fake_rw=1 (no copy) / without;
 #                         also the IOMMU class: iommu-strict, iommu-lazy, and
-#                         pvscsi (the same disk without an IOMMU) (below)
+#                         megasas (the same disk without an IOMMU) (below);
+#                         pvscsi (a disk on pvscsi, pc machine, no IOMMU)
 #   POINTS="randread-4k-qd1 randread-64k-qd1 randread-1M-qd1 randread-4M-qd1"
 #   VARIANTS              default: every directory under variants/
 #   CACHE=1               also one boot per device and kernel with the cachesim
@@ -17,7 +18,7 @@
 #                         common/debug.config: it has intel-iommu too, and
 #                         KASAN, lockdep, kmemleak and DMA-API debugging, which
 #                         inflate the instruction counts but not the calls)
-#   IDLE=poll | halt      how the guest of the pvscsi and IOMMU classes waits for
+#   IDLE=poll | halt      how the guest of the QEMU-disk classes waits for
 #                         QEMU's I/O: spinning (idle=poll, the default) or hlt
 #   DIV=1                 N divided by DIV for every point (fewer I/Os per run)
 #   PAR=1 | 2             the two kernels' boots one after another, or at once
@@ -44,18 +45,24 @@
 # iommu kernel (build/<variant>-iommu: bench/iommu.config, the normal
 # configuration plus ACPI, MSI and intel-iommu; common/build.sh <variant>
 # iommu, common/image/build.sh <variant> iommu) on q35 with QEMU's
-# intel-iommu (qemu/run.sh -I), the disk a 1 GiB sparse raw file on pvscsi
-# (the HBA that DMA-maps: sg_ring's patch 0014 maps the ring array by array
-# with dma_map_sg_ring(), 6.1 the table in one dma_map_sg()), the guest
+# intel-iommu (qemu/run.sh -I), the disk a 1 GiB sparse raw file on
+# megasas (QEMU's MegaRAID SAS 1078, an HBA that DMA-maps the data with
+# scsi_dma_map(): sg_ring's megaraid_sas patch maps the ring array by array
+# with dma_map_sg_ring(), one IOVA allocation per array, 6.1 the chained
+# table in one dma_map_sg(); QEMU's megasas model reads its frames and SGLs
+# through the PCI device's DMA address space, so behind the vIOMMU it sees
+# what the guest mapped), the guest
 # booted with intel_iommu=on and iommu.strict=1 (strict: every unmap
 # invalidates the IOTLB and frees its IOVA at once; IOMMU group type "DMA")
 # or iommu.strict=0 (lazy: unmapped IOVAs wait in the flush queue, freed
 # after a flush-all when it fills or its 10 ms timer fires; type "DMA-FQ"),
-# which the plan checks.  With QEMU 7.2 this class does not run: its pvscsi
-# model reads request descriptors and SG lists and writes completions at
-# guest-physical addresses, not through the IOMMU, and both kernels crash
-# at the first commands (results/attrib-20261204-iommu/README.md); it waits
-# for an IOMMU-aware pvscsi.  Unlike scsi_debug, QEMU completes a read in host
+# which the plan checks.  It was pvscsi until QEMU 7.2's pvscsi model
+# turned out to read request descriptors and SG lists and write completions
+# at guest-physical addresses, not through the IOMMU: both kernels crash at
+# the first commands (results/attrib-20261204-iommu/README.md).  megasas
+# has max_segments 80 on QEMU, so no request of this class spans two of
+# sg_ring's arrays of 127: what differs is the code, not the number of
+# mappings.  Unlike scsi_debug, QEMU completes a read in host
 # time, and at qd1 the guest waits for it.  IDLE=poll (the default) boots
 # it with idle=poll: it spins instead of halting, so its clock (icount:
 # instructions) never jumps ahead to its next timer; the spin is
@@ -66,9 +73,10 @@
 # mode the flush queue's 10 ms timer) run as often as the host is slow:
 # their instructions per I/O and the flush-queue timer runs are
 # host-dependent, the map, unmap and IOVA calls are not.  bench/attrib.py
-# compare shows how much a rerun moves.  DEVICES=pvscsi is the same disk
-# on the normal kernels and the pc machine, without an IOMMU (dma-direct:
-# mapping costs no IOVA).  The plan also keeps the queue's limits
+# compare shows how much a rerun moves.  DEVICES=megasas is the same disk
+# on the normal kernels and the same q35 machine, without an IOMMU
+# (dma-direct: mapping costs no IOVA); DEVICES=pvscsi a disk on pvscsi on
+# the pc machine, also without one.  The plan also keeps the queue's limits
 # (queue-limits), the IOMMU's state
 # (iommu-state) and the disk's stat after each run (<point>-stat).
 #
@@ -89,7 +97,7 @@ out=${SGB_RESULTS:-$top/results}/$run_id
 work=$top/build/attrib/$run_id
 
 for d in "${devices[@]}"; do
-	case $d in real|fake|pvscsi|iommu-strict|iommu-lazy) ;; *) die "unknown device '$d': use real, fake, pvscsi, iommu-strict or iommu-lazy" ;; esac
+	case $d in real|fake|pvscsi|megasas|iommu-strict|iommu-lazy) ;; *) die "unknown device '$d': use real, fake, pvscsi, megasas, iommu-strict or iommu-lazy" ;; esac
 done
 # bdir_of DEVICE VARIANT: the build directory of the kernel a device boots
 iommu_kernel=${IOMMU_KERNEL:-iommu}
@@ -161,8 +169,9 @@ plan() {
 	echo '. "$SGB_LIB"'
 	echo 'set -e'
 	case $dev in
-	pvscsi | iommu-*)
-		echo 'disk=$(qdisk pvscsi)'
+	pvscsi | megasas | iommu-*)
+		# shellcheck disable=SC2016
+		case $dev in pvscsi) echo 'disk=$(qdisk pvscsi)' ;; *) echo 'disk=$(qdisk megasas)' ;; esac
 		# the limits a request is split by, and the IOMMU domain of the HBA
 		echo 'q=/sys/block/$disk/queue'
 		echo 'for f in max_sectors_kb max_hw_sectors_kb max_segments max_segment_size logical_block_size; do echo "$f $(cat $q/$f)"; done >"$SGB_OUT/queue-limits"'
@@ -177,7 +186,7 @@ plan() {
 		echo '{ echo "pci_device ${pci##*/}"; echo "iommu_group_type $type"; echo "cmdline $(cat /proc/cmdline)"; dmesg | grep -E "DMAR|iommu|IOMMU" || true; } >"$SGB_OUT/iommu-state"'
 		echo "[ \"\$type\" = $want ] || { echo \"the HBA's IOMMU domain is '\$type', $dev wants $want\" >&2; exit 1; }"
 		;;
-	pvscsi) ;;
+	pvscsi | megasas) ;;
 	*) echo "disk=\$(sd_load $params)" ;;
 	esac
 	echo 'cp /proc/kallsyms "$SGB_OUT/kallsyms"'
@@ -212,8 +221,9 @@ mkdir -p "$out/raw" "$work"
 	for d in "${devices[@]}"; do
 		case $d in
 		pvscsi) echo "device_pvscsi pvscsi on a 1 GiB sparse raw file (QEMU's file driver), pc machine, no IOMMU, the normal kernel, guest${idle_arg:- with hlt}" ;;
-		iommu-strict) echo "device_iommu-strict pvscsi on a 1 GiB sparse raw file (QEMU's file driver), q35 + intel-iommu,intremap=off, the <variant>-$iommu_kernel kernel, guest intel_iommu=on iommu.strict=1${idle_arg}" ;;
-		iommu-lazy) echo "device_iommu-lazy pvscsi on a 1 GiB sparse raw file (QEMU's file driver), q35 + intel-iommu,intremap=off, the <variant>-$iommu_kernel kernel, guest intel_iommu=on iommu.strict=0${idle_arg}" ;;
+		megasas) echo "device_megasas megasas on a 1 GiB sparse raw file (QEMU's file driver), q35 machine, no IOMMU, the normal kernel, guest${idle_arg:- with hlt}" ;;
+		iommu-strict) echo "device_iommu-strict megasas on a 1 GiB sparse raw file (QEMU's file driver), q35 + intel-iommu,intremap=off, the <variant>-$iommu_kernel kernel, guest intel_iommu=on iommu.strict=1${idle_arg}" ;;
+		iommu-lazy) echo "device_iommu-lazy megasas on a 1 GiB sparse raw file (QEMU's file driver), q35 + intel-iommu,intremap=off, the <variant>-$iommu_kernel kernel, guest intel_iommu=on iommu.strict=0${idle_arg}" ;;
 		esac
 	done
 	echo "fio direct=1 ioengine=io_uring randseed=1 number_ios=N then 2N (N: 4k 2000, 64k 1000, 1M 200, 4M 100$([ "$div" = 1 ] || echo ", divided by $div"))"
@@ -232,8 +242,9 @@ attrib_boot() {
 	b=$(bdir_of "$d" "$v")
 	case $d in
 	pvscsi) args=(-M 2048 -d pvscsi=file:1G -a "norandmaps$idle_arg") ;;
-	iommu-strict) args=(-M 2048 -f "$iommu_kernel" -I -d pvscsi=file:1G -a "norandmaps$idle_arg iommu.strict=1") ;;
-	iommu-lazy) args=(-M 2048 -f "$iommu_kernel" -I -d pvscsi=file:1G -a "norandmaps$idle_arg iommu.strict=0") ;;
+	megasas) args=(-M 2048 -d megasas=file:1G -a "norandmaps$idle_arg") ;;
+	iommu-strict) args=(-M 2048 -f "$iommu_kernel" -I -d megasas=file:1G -a "norandmaps$idle_arg iommu.strict=1") ;;
+	iommu-lazy) args=(-M 2048 -f "$iommu_kernel" -I -d megasas=file:1G -a "norandmaps$idle_arg iommu.strict=0") ;;
 	esac
 	map=$top/build/$b/obj/System.map
 	[ -f "$map" ] || die "no $map: run 'make build'"

@@ -74,6 +74,8 @@ class IommuFoldTest(unittest.TestCase):
             self.assertEqual(attrib.phase_of(rules, f), 'dma', f)
         self.assertEqual(attrib.phase_of(rules, 'cpu_idle_poll'), 'idle')
         self.assertEqual(attrib.phase_of(rules, 'pvscsi_queue'), 'scsi')
+        for f in ('megasas_build_and_issue_cmd', 'megasas_make_sgl_skinny', 'megasas_complete_cmd_dpc'):
+            self.assertEqual(attrib.phase_of(rules, f), 'scsi', f)
 
     def test_report_has_the_iommu_calls_the_stat_and_idle_apart(self):
         self.fold('sg_table')
