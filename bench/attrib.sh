@@ -20,6 +20,12 @@
 #                         inflate the instruction counts but not the calls)
 #   IDLE=poll | halt      how the guest of the QEMU-disk classes waits for
 #                         QEMU's I/O: spinning (idle=poll, the default) or hlt
+#   SHUFFLE=0 | 1         1: boot with page_alloc.shuffle=1 (the kernels have
+#                         CONFIG_SHUFFLE_PAGE_ALLOCATOR), so that fio's buffers
+#                         are scattered alike on both kernels and a request
+#                         has about one segment per page; 0 (the default): the
+#                         buffers are as physically contiguous as the boot's
+#                         allocation history leaves them, which differs by kernel
 #   DIV=1                 N divided by DIV for every point (fewer I/Os per run)
 #   PAR=1 | 2             the two kernels' boots one after another, or at once
 #   RUN_ID=<name>         default: attrib-<date>; output results/<run-id>/
@@ -105,6 +111,11 @@ case ${IDLE:-poll} in
 poll) idle_arg=" idle=poll" ;;
 halt) idle_arg='' ;;
 *) die "IDLE must be poll or halt, not '$IDLE'" ;;
+esac
+case ${SHUFFLE:-0} in
+0) shuffle_arg='' ;;
+1) shuffle_arg=' page_alloc.shuffle=1' ;;
+*) die "SHUFFLE must be 0 or 1, not '$SHUFFLE'" ;;
 esac
 div=${DIV:-1}
 [[ $div =~ ^[1-9][0-9]*$ ]] || die "DIV must be a positive integer, not '$div'"
@@ -226,6 +237,7 @@ mkdir -p "$out/raw" "$work"
 		iommu-lazy) echo "device_iommu-lazy megasas on a 1 GiB sparse raw file (QEMU's file driver), q35 + intel-iommu,intremap=off, the <variant>-$iommu_kernel kernel, guest intel_iommu=on iommu.strict=0${idle_arg}" ;;
 		esac
 	done
+	[ -z "$shuffle_arg" ] || echo "guest page_alloc.shuffle=1 (every device)"
 	echo "fio direct=1 ioengine=io_uring randseed=1 number_ios=N then 2N (N: 4k 2000, 64k 1000, 1M 200, 4M 100$([ "$div" = 1 ] || echo ", divided by $div"))"
 	for p in "${points[@]}"; do echo "point $p"; done
 	echo "variants ${variants_list[*]}"
@@ -238,13 +250,13 @@ mkdir -p "$out/raw" "$work"
 # cachesim) at N/DIV I/Os per run; folds its counts into raw/DEVICE/VARIANT/.
 attrib_boot() {
 	local d=$1 v=$2 plugin=$3 div=$4 map mark boot dst t0 p n r want got fold=fold b f
-	local args=(-M 2048 -a norandmaps)
+	local args=(-M 2048 -a "norandmaps$shuffle_arg")
 	b=$(bdir_of "$d" "$v")
 	case $d in
-	pvscsi) args=(-M 2048 -d pvscsi=file:1G -a "norandmaps$idle_arg") ;;
-	megasas) args=(-M 2048 -d megasas=file:1G -a "norandmaps$idle_arg") ;;
-	iommu-strict) args=(-M 2048 -f "$iommu_kernel" -I -d megasas=file:1G -a "norandmaps$idle_arg iommu.strict=1") ;;
-	iommu-lazy) args=(-M 2048 -f "$iommu_kernel" -I -d megasas=file:1G -a "norandmaps$idle_arg iommu.strict=0") ;;
+	pvscsi) args=(-M 2048 -d pvscsi=file:1G -a "norandmaps$idle_arg$shuffle_arg") ;;
+	megasas) args=(-M 2048 -d megasas=file:1G -a "norandmaps$idle_arg$shuffle_arg") ;;
+	iommu-strict) args=(-M 2048 -f "$iommu_kernel" -I -d megasas=file:1G -a "norandmaps$idle_arg$shuffle_arg iommu.strict=1") ;;
+	iommu-lazy) args=(-M 2048 -f "$iommu_kernel" -I -d megasas=file:1G -a "norandmaps$idle_arg$shuffle_arg iommu.strict=0") ;;
 	esac
 	map=$top/build/$b/obj/System.map
 	[ -f "$map" ] || die "no $map: run 'make build'"
