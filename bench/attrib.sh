@@ -21,11 +21,13 @@
 #   IDLE=poll | halt      how the guest of the QEMU-disk classes waits for
 #                         QEMU's I/O: spinning (idle=poll, the default) or hlt
 #   SHUFFLE=0 | 1         1: boot with page_alloc.shuffle=1 (the kernels have
-#                         CONFIG_SHUFFLE_PAGE_ALLOCATOR), so that fio's buffers
-#                         are scattered alike on both kernels and a request
-#                         has about one segment per page; 0 (the default): the
-#                         buffers are as physically contiguous as the boot's
-#                         allocation history leaves them, which differs by kernel
+#                         CONFIG_SHUFFLE_PAGE_ALLOCATOR): the free lists are
+#                         shuffled in blocks of the largest order (4 MiB), so
+#                         which blocks fio's buffers come from is random but
+#                         pages within a block stay together (a 128 KiB
+#                         command had about 3 physical pieces on both kernels,
+#                         results/attrib-20261205-iommu); 0 (the default):
+#                         the boot's allocation history alone places them
 #   DIV=1                 N divided by DIV for every point (fewer I/Os per run)
 #   PAR=1 | 2             the two kernels' boots one after another, or at once
 #   RUN_ID=<name>         default: attrib-<date>; output results/<run-id>/
