@@ -68,9 +68,10 @@
 # turned out to read request descriptors and SG lists and write completions
 # at guest-physical addresses, not through the IOMMU: both kernels crash at
 # the first commands (results/attrib-20261204-iommu/README.md).  megasas
-# has max_segments 80 on QEMU, so no request of this class spans two of
-# sg_ring's arrays of 127: what differs is the code, not the number of
-# mappings.  Unlike scsi_debug, QEMU completes a read in host
+# has max_segments 80 on QEMU, so no command needs a second pool array of
+# sg_ring (127 entries), but one of more than 2 segments is the inline
+# head and a pool array, mapped one by one (results/attrib-20261205-iommu).
+# Unlike scsi_debug, QEMU completes a read in host
 # time, and at qd1 the guest waits for it.  IDLE=poll (the default) boots
 # it with idle=poll: it spins instead of halting, so its clock (icount:
 # instructions) never jumps ahead to its next timer; the spin is
@@ -107,6 +108,13 @@ work=$top/build/attrib/$run_id
 for d in "${devices[@]}"; do
 	case $d in real|fake|pvscsi|megasas|iommu-strict|iommu-lazy) ;; *) die "unknown device '$d': use real, fake, pvscsi, megasas, iommu-strict or iommu-lazy" ;; esac
 done
+# hba_of DEVICE: the QEMU HBA of a QEMU-disk class
+hba_of() {
+	case $1 in
+	pvscsi) echo pvscsi ;;
+	*) echo megasas ;;
+	esac
+}
 # bdir_of DEVICE VARIANT: the build directory of the kernel a device boots
 iommu_kernel=${IOMMU_KERNEL:-iommu}
 case ${IDLE:-poll} in
@@ -183,8 +191,7 @@ plan() {
 	echo 'set -e'
 	case $dev in
 	pvscsi | megasas | iommu-*)
-		# shellcheck disable=SC2016
-		case $dev in pvscsi) echo 'disk=$(qdisk pvscsi)' ;; *) echo 'disk=$(qdisk megasas)' ;; esac
+		echo "disk=\$(qdisk $(hba_of "$dev"))"
 		# the limits a request is split by, and the IOMMU domain of the HBA
 		echo 'q=/sys/block/$disk/queue'
 		echo 'for f in max_sectors_kb max_hw_sectors_kb max_segments max_segment_size logical_block_size; do echo "$f $(cat $q/$f)"; done >"$SGB_OUT/queue-limits"'
@@ -252,14 +259,18 @@ mkdir -p "$out/raw" "$work"
 # cachesim) at N/DIV I/Os per run; folds its counts into raw/DEVICE/VARIANT/.
 attrib_boot() {
 	local d=$1 v=$2 plugin=$3 div=$4 map mark boot dst t0 p n r want got fold=fold b f
-	local args=(-M 2048 -a "norandmaps$shuffle_arg")
+	local args=(-M 2048) cmdline=norandmaps
 	b=$(bdir_of "$d" "$v")
 	case $d in
-	pvscsi) args=(-M 2048 -d pvscsi=file:1G -a "norandmaps$idle_arg$shuffle_arg") ;;
-	megasas) args=(-M 2048 -d megasas=file:1G -a "norandmaps$idle_arg$shuffle_arg") ;;
-	iommu-strict) args=(-M 2048 -f "$iommu_kernel" -I -d megasas=file:1G -a "norandmaps$idle_arg$shuffle_arg iommu.strict=1") ;;
-	iommu-lazy) args=(-M 2048 -f "$iommu_kernel" -I -d megasas=file:1G -a "norandmaps$idle_arg$shuffle_arg iommu.strict=0") ;;
+	real | fake) ;;
+	*) args+=(-d "$(hba_of "$d")=file:1G") cmdline+=$idle_arg ;;
 	esac
+	cmdline+=$shuffle_arg
+	case $d in
+	iommu-strict) args+=(-f "$iommu_kernel" -I) cmdline+=" iommu.strict=1" ;;
+	iommu-lazy) args+=(-f "$iommu_kernel" -I) cmdline+=" iommu.strict=0" ;;
+	esac
+	args+=(-a "$cmdline")
 	map=$top/build/$b/obj/System.map
 	[ -f "$map" ] || die "no $map: run 'make build'"
 	mark=$(awk '$3 == "__x64_sys_sync" { print "0x" $1 }' "$map")

@@ -142,11 +142,12 @@ suites() {
 }
 
 # seg_limit: set seglim to --seg-limit=N for tests/check_guest.py when
-# scsi_debug is an unconverted host of the prefix tree (the SCSI core has use_sg_ring and
-# scsi_debug does not set it yet), so that it gets one array of at most
-# SG_RING_CHUNK_SIZE entries a command and the smoke test's 1M and 4M
-# writes are split at that limit, as the transition specifies
-# (called in this shell, not in $(...), so that its die ends the run)
+# scsi_debug is an unconverted host of the prefix tree (the SCSI core has
+# use_sg_ring and scsi_debug does not set it yet), so that it gets one
+# array of at most SG_RING_CHUNK_SIZE entries a command and the smoke
+# test's 1M and 4M writes are split at that limit, as the transition
+# specifies.  Called in the script's shell, not in $(...), so that its die
+# ends the run.
 seg_limit() {
 	local n
 	seglim=

@@ -161,9 +161,6 @@ class CheckPatches(unittest.TestCase):
         self.assertIn('no Signed-off-by', why)
 
 
-if __name__ == '__main__':
-    unittest.main()
-
 
 class SegLimit(unittest.TestCase):
     """seg_limit of the --prefixes part, run as the script runs it.
@@ -220,3 +217,7 @@ class SegLimit(unittest.TestCase):
     def test_called_in_the_scripts_shell(self):
         self.assertNotIn('$(seg_limit)', self.script)
         self.assertIn('\n\tseg_limit\n', self.script)
+
+
+if __name__ == '__main__':
+    unittest.main()
