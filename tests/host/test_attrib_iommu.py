@@ -70,7 +70,9 @@ class IommuFoldTest(unittest.TestCase):
         for f in ('alloc_iova_fast', 'alloc_iova', 'free_iova_fast', 'queue_iova', 'fq_flush_timeout',
                   'iommu_dma_map_sg', '__iommu_dma_unmap', 'intel_iommu_map_pages', 'qi_submit_sync',
                   'iova_rcache_get', 'iova_magazine_pop', '__alloc_and_insert_iova_range', 'remove_iova',
-                  'dma_pte_clear_level', 'pfn_to_dma_pte', '__finalise_sg', 'dma_map_sg_ring_attrs'):
+                  'dma_pte_clear_level', 'pfn_to_dma_pte', '__finalise_sg', 'dma_map_sg_ring_attrs',
+                  'iommu_dma_map_sg_ring', 'iommu_dma_unmap_sg_ring', 'iommu_dma_layout_sg.isra.0',
+                  '__finalise_sg.isra.0'):
             self.assertEqual(attrib.phase_of(rules, f), 'dma', f)
         self.assertEqual(attrib.phase_of(rules, 'cpu_idle_poll'), 'idle')
         self.assertEqual(attrib.phase_of(rules, 'pvscsi_queue'), 'scsi')
@@ -97,6 +99,9 @@ class IommuFoldTest(unittest.TestCase):
         self.assertIn('sg_table 1.0 (64.0 KiB each), sg_ring 1.0 (64.0 KiB each)', md)
         self.assertIn('| scatterlist maps (iommu_dma_map_sg: one per array mapped) | 1.00 | 2.00 | +1.00 |', md)
         self.assertIn('| IOVA allocations (alloc_iova_fast) | 2.00 | 3.00 | +1.00 |', md)
+        # a kernel without series 0022 (these fixtures) maps no ring at once
+        self.assertIn('| sg_rings mapped at once (iommu_dma_map_sg_ring, series 0022: one per ring of 2 or more '
+                      'arrays) | 0.00 | 0.00 | 0.00 |', md)
         self.assertIn('| mapped ranges written to the IOMMU page table (intel_iommu_map_pages) | 17.00 | 18.00 | +1.00 |',
                       md)
         self.assertIn('| IOVA frees (free_iova_fast) | 0.00 | 0.00 | 0.00 |', md)
