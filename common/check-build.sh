@@ -11,9 +11,12 @@
 #                                          common/check-patches.sh per prefix)
 #
 # The set: every object of drivers/scsi, drivers/ata, drivers/usb/storage and
-# drivers/message/fusion, and every other .c file of the tree that uses an
+# drivers/message/fusion, every other .c file of the tree that uses an
 # accessor whose contract patch 0009 changes or that the series adds
-# ($accessors below, found with git grep in the tree itself).  The config:
+# ($accessors below, found with git grep in the tree itself), and every .c
+# file the tree's patches change (git diff from the base commit: e.g.
+# drivers/iommu/dma-iommu.c, which the project kernel does not build and no
+# accessor reaches).  The config:
 # x86_64 allmodconfig with common/check-build.config merged in
 # (KCONFIG_ALLCONFIG: no sanitizers, debug info or -Werror), in OUT/obj.
 # Every object of the set is deleted and compiled again on each run, so that
@@ -22,7 +25,7 @@
 # object is listed with the Makefile line and config options that leave it
 # out (common/check-build.py reason).
 #
-# OUT gets: obj/, build.log, set.txt (the .c files), built.txt,
+# OUT gets: obj/, build.log, set.txt (the .c files), users.txt, changed.txt, built.txt,
 # not-built.txt (file, reason), diag.txt (common/check-build.py diag) and
 # summary.txt.  The comparison writes build/check-build/new.txt and
 # build/check-build/SUMMARY.  Exit status: non-zero on any error in the
@@ -64,10 +67,16 @@ compile() {
 	git -C "$src" ls-files -- "${dirs[@]/%//*.c}" >"$out/set.txt"
 	git -C "$src" grep -l -E "$accessors" -- '*.c' >"$out/users.txt" ||
 		die "git grep found no user of the accessors in $src: is it a kernel tree?"
-	# the users elsewhere: those the config builds are goals (kbuild compiles
-	# a single-object goal even when its config is off)
+	local base
+	base=$(git -C "$src" rev-list --max-parents=0 HEAD) ||
+		die "no base commit in $src: make it with common/tree.sh apply"
+	git -C "$src" diff --name-only --diff-filter=AM "$base" HEAD -- '*.c' >"$out/changed.txt" ||
+		die "git diff of $src against its base commit failed (above)"
+	# the users and changed files elsewhere: those the config builds are
+	# goals (kbuild compiles a single-object goal even when its config is off)
 	local users=() extra=()
-	mapfile -t users < <(grep -v -E "^($(IFS='|'; echo "${dirs[*]}"))/" "$out/users.txt")
+	mapfile -t users < <(sort -u "$out/users.txt" "$out/changed.txt" |
+		grep -v -E "^($(IFS='|'; echo "${dirs[*]}"))/")
 	printf '%s\n' "${users[@]}" >>"$out/set.txt"
 	[ ${#users[@]} -eq 0 ] ||
 		mapfile -t extra < <("$py" "$top/common/check-build.py" configured "$src" "$obj/.config" "${users[@]}")
