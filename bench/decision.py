@@ -53,7 +53,13 @@ ROLES = [
       ('block/blk-merge.c', 'blk_next_sg_ring')]),
     ('DMA map', 'API',
      [('kernel/dma/mapping.c', 'dma_map_sg_attrs'), ('kernel/dma/mapping.c', '__dma_map_sg_attrs')],
-     [('kernel/dma/mapping.c', 'dma_map_sg_ring_attrs')]),
+     [('kernel/dma/mapping.c', 'dma_map_sg_ring_attrs'), ('kernel/dma/mapping.c', 'dma_map_sg_ring_at_once'),
+      ('kernel/dma/mapping.c', '__dma_map_sg_ring_ops')]),
+    ('DMA map and unmap behind an IOMMU (dma-iommu)', 'API',
+     [('drivers/iommu/dma-iommu.c', 'iommu_dma_map_sg'), ('drivers/iommu/dma-iommu.c', 'iommu_dma_unmap_sg')],
+     [('drivers/iommu/dma-iommu.c', 'iommu_dma_map_sg_ring'), ('drivers/iommu/dma-iommu.c', 'iommu_dma_unmap_sg_ring'),
+      ('drivers/iommu/dma-iommu.c', 'iommu_dma_map_sg_ring_swiotlb'),
+      ('drivers/iommu/dma-iommu.c', 'iommu_dma_unmap_sg_ring_swiotlb')]),
     ('DMA unmap', 'API',
      [('kernel/dma/mapping.c', 'dma_unmap_sg_attrs')],
      [('kernel/dma/mapping.c', 'dma_unmap_sg_ring_attrs'),
@@ -186,7 +192,7 @@ def churn_class(path):
     """Which part of the change a file belongs to."""
     if re.search(r'kunit|_bench\.c$|Kconfig\.debug$', path):
         return 'tests'
-    if path.startswith(('include/linux/', 'lib/', 'block/', 'kernel/dma/')):
+    if path.startswith(('include/linux/', 'lib/', 'block/', 'kernel/dma/', 'drivers/iommu/')):
         return 'API'
     if path in DRIVERS:
         return 'drivers'
