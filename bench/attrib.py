@@ -719,6 +719,7 @@ def cache_section(w, cdata, variants, rules):
 # reader, used by both reports; nothing here reads what they write.
 
 LINKS = "attrib.txt"
+KINDS = ("insns", "repeat", "cache", "iommu", "iommu-repeat")
 HERE = os.path.dirname(os.path.abspath(__file__))
 PHASES = os.path.join(HERE, "attrib-phases.txt")
 RESIDUE = os.path.join(HERE, "attrib-residue.txt")
@@ -841,14 +842,23 @@ class Evidence:
                            comes back in a second boot and which does not
       cache PATH           a run whose <point>.cache.tsv give cache misses
                            per I/O under its stated model
+      iommu PATH           an attribution run of the IOMMU class (devices
+                           behind QEMU's intel-iommu, bench/attrib.sh
+                           IOMMU_KERNEL=iommu): instructions and the DMA
+                           and IOMMU calls (IOMMU_CALLS) per I/O
+      iommu-repeat PATH    another run of the same IOMMU points: which
+                           difference comes back in a second boot
       resolution PCT TEXT  the within-boot resolution of a per-I/O figure at
                            4k in % (the N and 2N runs of a boot differ in
                            state), and where it was measured
 
     PATHs are relative to RUN.  Only points in POINTS (the bench run's
     matrix) are kept.  insns[(device, point)][variant] = {function:
-    instructions per I/O}; repeat the same; cache[(device, point)][variant]
-    = {function: {field: per I/O}}; n[(kind, device, point, variant)] = N;
+    instructions per I/O}; repeat, iommu and iommu_repeat the same;
+    calls[(kind, device, point)][variant] = {function: entries per I/O}
+    of the iommu runs; cache[(device, point)][variant] = {function:
+    {field: per I/O}}; n[(kind, device, point, variant)] = N;
+    devices[device] = the run's description of a device (its meta.txt);
     boots: [(kind, path, device, variant, the boot's .info)]."""
 
     def __init__(self, run, points=None, control="sg_table"):
@@ -858,7 +868,9 @@ class Evidence:
         self.resolution = None
         self.model = None
         self.insns, self.repeat, self.cache = {}, {}, {}
+        self.iommu, self.iommu_repeat, self.calls = {}, {}, {}
         self.n = {}
+        self.devices = {}
         self.boots = []
         path = os.path.join(run, LINKS)
         with open(path) as f:
@@ -866,8 +878,8 @@ class Evidence:
                 if not line.strip() or line.startswith("#"):
                     continue
                 w = line.split(None, 1)
-                if len(w) != 2 or w[0] not in ("insns", "repeat", "cache", "resolution"):
-                    die("%s:%d: want 'insns|repeat|cache PATH' or 'resolution PCT TEXT'" % (path, lineno))
+                if len(w) != 2 or w[0] not in KINDS + ("resolution",):
+                    die("%s:%d: want '%s PATH' or 'resolution PCT TEXT'" % (path, lineno, "|".join(KINDS)))
                 if w[0] == "resolution":
                     r = w[1].split(None, 1)
                     try:
@@ -884,7 +896,8 @@ class Evidence:
 
     def _add(self, kind, rel, src, points):
         data, cdata, _, _ = load(src)
-        table = {"insns": self.insns, "repeat": self.repeat, "cache": self.cache}[kind]
+        table = {"insns": self.insns, "repeat": self.repeat, "cache": self.cache,
+                 "iommu": self.iommu, "iommu-repeat": self.iommu_repeat}[kind]
         got = cdata if kind == "cache" else data
         plugin = "cachesim" if kind == "cache" else "insncount"
         for dev in sorted(got):
@@ -902,6 +915,12 @@ class Evidence:
                     else:
                         slot[var] = per_io(meta, funcs)
                         self.n[(kind, dev, point, var)] = meta["n_ios"][0]
+                    if kind.startswith("iommu"):
+                        self.calls.setdefault((kind, dev, point), {})[var] = entries_per_io(meta, funcs)
+        if kind.startswith("iommu") and os.path.exists(os.path.join(src, "meta.txt")):
+            for k, v in model.read_kv(os.path.join(src, "meta.txt")).items():
+                if k.startswith("device_") and k[7:] in got:
+                    self.devices.setdefault(k[7:], v[0])
         for dev in sorted(got):
             for var in sorted({v for p in got[dev].values() for v in p}):
                 info = os.path.join(src, "raw", dev, var, "boot-%s.info" % plugin)

@@ -58,8 +58,7 @@ ROLES = [
     ('DMA map and unmap behind an IOMMU (dma-iommu)', 'API',
      [('drivers/iommu/dma-iommu.c', 'iommu_dma_map_sg'), ('drivers/iommu/dma-iommu.c', 'iommu_dma_unmap_sg')],
      [('drivers/iommu/dma-iommu.c', 'iommu_dma_map_sg_ring'), ('drivers/iommu/dma-iommu.c', 'iommu_dma_unmap_sg_ring'),
-      ('drivers/iommu/dma-iommu.c', 'iommu_dma_map_sg_ring_swiotlb'),
-      ('drivers/iommu/dma-iommu.c', 'iommu_dma_unmap_sg_ring_swiotlb')]),
+      ('drivers/iommu/dma-iommu.c', 'iommu_dma_can_map_sg_ring')]),
     ('DMA unmap', 'API',
      [('kernel/dma/mapping.c', 'dma_unmap_sg_attrs')],
      [('kernel/dma/mapping.c', 'dma_unmap_sg_ring_attrs'),
@@ -1380,6 +1379,43 @@ class Decision:
                                  + (f', and totals as low as {attrib.fmt(low)} show its noise' if low < 0 else ''),
                                  'REPORT.md#cache-misses-per-io-a-stated-model'))
 
+    def iommu(self):
+        """The IOMMU class (attrib.txt's iommu runs) in one summary row."""
+        got = self.evidence()
+        if not got:
+            return
+        ev = got[0]
+        order = list(ev.devices)
+        pairs = ev.pairs(ev.iommu, order)
+        if not pairs or ev.other(ev.iommu) != RING:
+            return
+        rules = attrib.read_phases(attrib.PHASES)
+        parts, signs = [], set()
+        for d in order:
+            cells = []
+            for dd, p in pairs:
+                if dd != d:
+                    continue
+                x, y = (attrib.phase_sums(rules, ev.iommu[(d, p)][v])['dma'] for v in (CONTROL, RING))
+                rep = ev.iommu_repeat.get((d, p), {})
+                cell = f'{model.size_class(p)} {attrib.sfmt(y - x)} ({pct(y, x):+.1f} %)'
+                if CONTROL in rep and RING in rep:
+                    rx, ry = (attrib.phase_sums(rules, rep[v])['dma'] for v in (CONTROL, RING))
+                    cell += f', repeat {attrib.sfmt(ry - rx)}'
+                    signs.add(ry > rx)
+                signs.add(y > x)
+                c = ev.calls[('iommu', d, p)]
+                cell += (f', IOVA allocations {attrib.fmt2(c[CONTROL].get("alloc_iova_fast", 0.0))}/'
+                         f'{attrib.fmt2(c[RING].get("alloc_iova_fast", 0.0))}')
+                cells.append(cell)
+            if cells:
+                parts.append(f'{d}: ' + '; '.join(cells))
+        who = CONTROL if signs == {True} else RING if signs == {False} else 'mixed'
+        self.summary.append(('Behind an IOMMU (QEMU intel-iommu; exact instructions per I/O in the DMA map/unmap '
+                             'phase, ' + ', '.join(sorted({p for _, p in pairs}, key=attrib.point_key)) + ')', who,
+                             'sg_ring - sg_table, ' + ' | '.join(parts) + ' (sg_table/sg_ring per I/O)',
+                             'REPORT.md#behind-an-iommu-instructions-and-iommu-work-per-io-qemu-intel-iommu'))
+
     def cannot_show(self):
         """The first item of "What this rig cannot show": what the speed
         figures are, and, with attribution evidence, what it covers."""
@@ -1418,8 +1454,17 @@ class Decision:
         else:
             txt += (' Instructions per I/O are counted by function only at ' + (', '.join(ipts) or 'no point')
                     + (', cache misses only at ' + ', '.join(cpts) if cpts else ''))
-        txt += ((f' ({len(left)} of the run\'s {len(run.points)} points have neither: ' + '; '.join(gaps) + ')'
-                 if left else '') + '. IOMMU behaviour (an IOMMU device class) and real HBAs are not measured.')
+        txt += (f' ({len(left)} of the run\'s {len(run.points)} points have neither: ' + '; '.join(gaps) + ')'
+                if left else '') + '.'
+        ipairs = ev.pairs(ev.iommu, list(ev.devices))
+        if ipairs:
+            txt += (' IOMMU behaviour is measured only on QEMU\'s intel-iommu with an emulated host adapter ('
+                    + ', '.join(sorted({ev.devices[d].split()[0] for d, _ in ipairs})) + '; '
+                    + ', '.join(d for d in ev.devices if any(k[0] == d for k in ipairs)) + '; '
+                    + ', '.join(sorted({p for _, p in ipairs}, key=attrib.point_key))
+                    + '); a real IOMMU\'s invalidation costs and real HBAs are not measured.')
+        else:
+            txt += ' IOMMU behaviour (an IOMMU device class) and real HBAs are not measured.'
         return txt
 
     def write(self):
@@ -1430,6 +1475,7 @@ class Decision:
         self.memory()
         self.speed()
         self.exact()
+        self.iommu()
         trees = self.f('trees.txt').strip().splitlines()
         meta = os.path.join(self.run, 'meta.txt')
         rid = f"Run `{model.read_kv(meta)['run_id'][0]}`. " if os.path.exists(meta) else ''

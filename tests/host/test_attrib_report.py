@@ -258,6 +258,74 @@ class RenderTest(Fixture):
         self.assertNotIn('Instructions per I/O, exact', text)
 
 
+class IommuClassTest(Fixture):
+    """attrib.txt's iommu and iommu-repeat runs: the IOMMU class table of
+    REPORT.md and its row in DECISION.md, on tests/data/attrib-iommu/
+    (randread-64k-qd1, N = 10; the figures are worked out by hand in
+    tests/host/test_attrib_iommu.py)."""
+    IOMMU_DATA = os.path.join(DATA, 'attrib-iommu')
+
+    def iommu_run(self, name, counts):
+        """An IOMMU attribution run under attr/NAME: the fixture folded for
+        both kernels (COUNTS: variant -> counts file), with its meta.txt."""
+        src = os.path.join(self.tmp, 'attr', name)
+        for var, c in counts.items():
+            out = os.path.join(src, 'raw', 'iommu-strict', var)
+            attrib.fold(os.path.join(self.IOMMU_DATA, c), os.path.join(self.IOMMU_DATA, 'System.map'),
+                        os.path.join(self.IOMMU_DATA, 'kallsyms'), os.path.join(self.IOMMU_DATA, 'points'), out)
+        with open(os.path.join(src, 'meta.txt'), 'w') as f:
+            f.write('device_iommu-strict megasas behind intel-iommu, iommu.strict=1\n'
+                    'device_iommu-lazy megasas behind intel-iommu, iommu.strict=0\n')
+
+    def iommu_bench_run(self, name):
+        both = {'sg_table': 'counts-sg_table.txt', 'sg_ring': 'counts-sg_ring.txt'}
+        self.iommu_run('iommu', both)
+        # the repeat: sg_ring's counts for both kernels, so no difference
+        self.iommu_run('iommu2', {'sg_table': 'counts-sg_ring.txt', 'sg_ring': 'counts-sg_ring.txt'})
+        run = self.bench_run(name, links=LINKS + 'iommu ../attr/iommu\niommu-repeat ../attr/iommu2\n')
+        shutil.copytree(os.path.join(DATA, 'decision-run', 'raw', 'decision'), os.path.join(run, 'raw', 'decision'))
+        return run
+
+    def test_evidence_reads_the_iommu_runs(self):
+        ev = attrib.Evidence(self.iommu_bench_run('run'), None)
+        self.assertEqual(ev.pairs(ev.iommu, list(ev.devices)), [('iommu-strict', 'randread-64k-qd1')])
+        # the lazy device is described but was not run: only iommu-strict
+        self.assertEqual(ev.devices, {'iommu-strict': 'megasas behind intel-iommu, iommu.strict=1'})
+        c = ev.calls[('iommu', 'iommu-strict', 'randread-64k-qd1')]
+        self.assertEqual((c['sg_table']['alloc_iova_fast'], c['sg_ring']['alloc_iova_fast']), (2.0, 3.0))
+        self.assertEqual(ev.n[('iommu-repeat', 'iommu-strict', 'randread-64k-qd1', 'sg_ring')], 10)
+
+    def test_report_and_decision_carry_the_iommu_class(self):
+        roles, decision.ROLES = decision.ROLES, decision.ROLES[:1]
+        try:
+            run = self.iommu_bench_run('run')
+            report.Report(run).write(plots=False)
+            text = self.read(run, 'REPORT.md')
+            dec = self.render(run)
+        finally:
+            decision.ROLES = roles
+        self.assertIn('## Behind an IOMMU: instructions and IOMMU work per I/O (QEMU intel-iommu)', text)
+        self.assertIn('- iommu-strict: megasas behind intel-iommu, iommu.strict=1', text)
+        # DMA phase 160.5 against 185.5 (+25.0, 15.58 %); the repeat run has
+        # the same counts for both kernels; total without idle 166.1 and
+        # 190.7 (test_attrib_iommu: the user block and scsi_queue_rq too)
+        self.assertIn('| iommu-strict | randread-64k-qd1 | 160 / 186 (+25.0, +15.58 %) | 0.0 (+0.00 %) | '
+                      '166 / 190 (+25.0, +15.11 %) | 0.0 (+0.00 %) |', text)
+        # commands 1/1, IOVA allocations 2/3, page-table writes 17/18, no
+        # unmaps or invalidations in the fixture
+        self.assertIn('| iommu-strict | randread-64k-qd1 | 1.00 / 1.00 | 2.00 / 3.00 | 17.00 / 18.00 | '
+                      '0.00 / 0.00 | 0.00 / 0.00 |', text)
+        self.assertIn('Where a difference and its repeat disagree, it is not resolved', text)
+        self.assertIn('| Behind an IOMMU (QEMU intel-iommu; exact instructions per I/O in the DMA map/unmap phase, '
+                      'randread-64k-qd1) | mixed | sg_ring - sg_table, iommu-strict: 64k +25.0 (+15.6 %), '
+                      'repeat 0.0, IOVA allocations 2.00/3.00 (sg_table/sg_ring per I/O)', dec)
+        self.assertIn('IOMMU behaviour is measured only on QEMU\'s intel-iommu with an emulated host adapter '
+                      '(megasas; iommu-strict; randread-64k-qd1)', dec)
+        self.assertNotIn('IOMMU behaviour (an IOMMU device class) and real HBAs are not measured', dec)
+
+    render = RenderTest.render
+
+
 class PageCrossTest(unittest.TestCase):
     def test_finds_the_instruction_that_crosses_a_page(self):
         # mutex_unlock is the same object code in both kernels, one
