@@ -143,9 +143,9 @@ class ResidueTest(Fixture):
         # kernels at a 4k point of the run the reference run draws on (a
         # misspelt name would silently leave its cost to the remainder)
         attrib.RESIDUE = self.residue
-        ref = os.path.join(TOP, 'results', 'ref-icount-3')
+        ref = os.path.join(TOP, 'results', 'ref-icount-4')
         if not os.path.exists(os.path.join(ref, attrib.LINKS)):
-            self.skipTest('results/ref-icount-3 has no attrib.txt')
+            self.skipTest('results/ref-icount-4 has no attrib.txt')
         ev = attrib.Evidence(ref, ['randread-4k-qd1'])
         ran = set()
         for per in ev.insns.values():
