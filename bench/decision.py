@@ -1334,7 +1334,7 @@ class Decision:
             parts, signs = [], {}
             for d, p in pairs:
                 x, y = (sum(ev.insns[(d, p)][v].values()) for v in (CONTROL, RING))
-                parts.append(f'{d} {model.size_class(p)} {attrib.sfmt(y - x)} ({pct(y, x):+.2f} %)')
+                parts.append(f'{d} {p} {attrib.sfmt(y - x)} ({pct(y, x):+.2f} %)')
                 signs.setdefault(model.size_class(p), set()).add(y > x)
             ahead = {s: CONTROL if v == {True} else RING if v == {False} else 'mixed' for s, v in signs.items()}
             who = '; '.join(f'{w} at {", ".join(s for s in ahead if ahead[s] == w)}'

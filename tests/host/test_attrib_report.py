@@ -234,7 +234,8 @@ class RenderTest(Fixture):
         finally:
             decision.ROLES = roles
         self.assertIn('| Instructions per I/O, exact (insncount TCG plugin, icount; randread qd1) | sg_table at '
-                      '4k, 64k | sg_ring - sg_table per I/O: fake 4k +45.2 (+11.68 %), fake 64k +90.4 (+11.68 %)',
+                      '4k, 64k | sg_ring - sg_table per I/O: fake randread-4k-qd1 +45.2 (+11.68 %), '
+                      'fake randread-64k-qd1 +90.4 (+11.68 %)',
                       first)
         self.assertIn('fake randread-4k-qd1 +45.2 = inherent +20.0 + incidental +18.0 + measurement 0.0 + '
                       'remainder +7.2 (the N/2N residue, resolution 1.9)', first)
