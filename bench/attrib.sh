@@ -55,9 +55,10 @@
 # iommu, common/image/build.sh <variant> iommu) on q35 with QEMU's
 # intel-iommu (qemu/run.sh -I), the disk a 1 GiB sparse raw file on
 # megasas (QEMU's MegaRAID SAS 1078, an HBA that DMA-maps the data with
-# scsi_dma_map(): sg_ring's megaraid_sas patch maps the ring array by array
-# with dma_map_sg_ring(), one IOVA allocation per array, 6.1 the chained
-# table in one dma_map_sg(); QEMU's megasas model reads its frames and SGLs
+# scsi_dma_map(): sg_ring's megaraid_sas patch maps the ring with
+# dma_map_sg_ring(), since series patch 0022 into one IOVA allocation (one
+# per array before), 6.1 the chained table in one dma_map_sg(); QEMU's
+# megasas model reads its frames and SGLs
 # through the PCI device's DMA address space, so behind the vIOMMU it sees
 # what the guest mapped), the guest
 # booted with intel_iommu=on and iommu.strict=1 (strict: every unmap
