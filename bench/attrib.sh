@@ -276,7 +276,7 @@ attrib_boot() {
 	[ -f "$map" ] || die "no $map: run 'make build'"
 	mark=$(awk '$3 == "__x64_sys_sync" { print "0x" $1 }' "$map")
 	[ -n "$mark" ] || die "$map has no __x64_sys_sync (the mark): is the kernel built with sync(2)?"
-	[ "$plugin" = cachesim ] && fold=fold-cache
+	[ "$plugin" = cachesim ] && fold="fold-cache"
 	plan "$d" "$div" >"$work/plan-$d-$div-$v.sh"
 	boot=$work/$d-$v-$plugin
 	note "attrib: $d $v $plugin (${points[*]})"
