@@ -781,6 +781,13 @@ def phase_sums(rules, pio):
     return out
 
 
+def dma_and_busy(rules, pio):
+    """(DMA map/unmap phase, total without the idle phase) per I/O of one
+    kernel's {function: per I/O}: the two figures of the IOMMU class."""
+    ph = phase_sums(rules, pio)
+    return ph["dma"], sum(x for k, x in ph.items() if k != "idle")
+
+
 def residue(a, b, items):
     """The difference B - A of one point ({function: per I/O} each), item
     by item of ITEMS (read_residue_classes): {"items": [(class, label,

@@ -1396,11 +1396,11 @@ class Decision:
             for dd, p in pairs:
                 if dd != d:
                     continue
-                x, y = (attrib.phase_sums(rules, ev.iommu[(d, p)][v])['dma'] for v in (CONTROL, RING))
+                x, y = (attrib.dma_and_busy(rules, ev.iommu[(d, p)][v])[0] for v in (CONTROL, RING))
                 rep = ev.iommu_repeat.get((d, p), {})
                 cell = f'{model.size_class(p)} {attrib.sfmt(y - x)} ({pct(y, x):+.1f} %)'
                 if CONTROL in rep and RING in rep:
-                    rx, ry = (attrib.phase_sums(rules, rep[v])['dma'] for v in (CONTROL, RING))
+                    rx, ry = (attrib.dma_and_busy(rules, rep[v])[0] for v in (CONTROL, RING))
                     cell += f', repeat {attrib.sfmt(ry - rx)}'
                     signs.add(ry > rx)
                 signs.add(y > x)

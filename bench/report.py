@@ -727,10 +727,8 @@ class Report:
         def cells(table, d, p):
             if a not in table.get((d, p), {}) or b not in table.get((d, p), {}):
                 return None
-            ph = {v: attrib.phase_sums(rules, table[(d, p)][v]) for v in (a, b)}
-            dma = [ph[v]['dma'] for v in (a, b)]
-            tot = [sum(x for k, x in ph[v].items() if k != 'idle') for v in (a, b)]
-            return dma, tot
+            (da, ta), (db, tb) = (attrib.dma_and_busy(rules, table[(d, p)][v]) for v in (a, b))
+            return [da, db], [ta, tb]
 
         def one(x, y):
             return f'{attrib.fmt(x)} / {attrib.fmt(y)} ({sfmt(y - x)}, {pct(100.0 * (y - x) / x) if x else "-"})'
