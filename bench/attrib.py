@@ -337,6 +337,30 @@ def entries_per_io(meta, funcs):
     return {name: (v[3] - v[2]) / n for name, v in funcs.items()}
 
 
+# A bio gets a new bvec (__bio_add_page) for each page that does not
+# continue the previous one in memory (__bio_try_merge_page): the entries
+# per I/O count the physically contiguous runs of fio's buffer.
+BVEC_FUNCTION = "__bio_add_page"
+
+
+def bvecs_per_io(meta, funcs):
+    """(bvecs per I/O in the run of N, in the run of 2N), or None where
+    no entry of BVEC_FUNCTION was counted.  Per I/O by difference is the
+    cost of one I/O only where the two are equal: where they differ, the
+    runs' buffers had other layouts (bench/attrib.sh keeps them the same)."""
+    f = funcs.get(BVEC_FUNCTION)
+    if not f or not (f[2] or f[3]):
+        return None
+    n = meta["n_ios"][0]
+    return f[2] / n, f[3] / (2 * n)
+
+
+def layout_moved(runs, tolerance=0.005):
+    """True if any (N, 2N) pair of bvecs per I/O differs by more than
+    TOLERANCE (relative)."""
+    return any(abs(b - a) > tolerance * max(a, b) for a, b in runs if max(a, b) > 0)
+
+
 # The calls an I/O makes into the DMA API and the IOMMU, counted as entries
 # of these functions (each out of line in the debug kernels' System.map,
 # common/debug.config: exported, called through a function pointer or too
@@ -515,6 +539,18 @@ def report(rundir, phases_path):
             if any(s != [0, 0] for s in span.values()):
                 para += (" Instructions in blocks that run into another function (attributed to the first), "
                          "in the N and 2N runs: %s." % ", ".join("%s %d, %d" % ((v,) + tuple(span[v])) for v in pio))
+            bv = {v: bvecs_per_io(*have[v]) for v in pio}
+            bv = {v: x for v, x in bv.items() if x}
+            if bv:
+                para += (" Bvecs per I/O (entries of `%s`: the physically contiguous runs of the buffer), "
+                         "in the N and 2N runs: %s." % (BVEC_FUNCTION, ", ".join(
+                             "%s %s, %s" % (v, fmt2(bv[v][0]), fmt2(bv[v][1])) for v in bv)))
+                if layout_moved(bv.values()):
+                    para += (" **The buffer layout changed between the runs, so these per-I/O figures mix "
+                             "two layouts.**")
+                elif len(bv) > 1 and layout_moved([(x[1] for x in bv.values())]):
+                    para += (" **The kernels' buffers had other layouts: part of the difference is the "
+                             "layout's.**")
             w(para + "\n")
             cols = [v for v in variants if v in pio]
             heads = ["phase"] + cols
@@ -865,6 +901,8 @@ class Evidence:
     calls[(kind, device, point)][variant] = {function: entries per I/O}
     of the iommu runs; cache[(device, point)][variant] = {function:
     {field: per I/O}}; n[(kind, device, point, variant)] = N;
+    bvecs[(kind, device, point)][variant] = bvecs_per_io() (where
+    counted);
     devices[device] = the run's description of a device (its meta.txt);
     boots: [(kind, path, device, variant, the boot's .info)]."""
 
@@ -877,6 +915,7 @@ class Evidence:
         self.insns, self.repeat, self.cache = {}, {}, {}
         self.iommu, self.iommu_repeat, self.calls = {}, {}, {}
         self.n = {}
+        self.bvecs = {}
         self.devices = {}
         self.boots = []
         path = os.path.join(run, LINKS)
@@ -922,6 +961,9 @@ class Evidence:
                     else:
                         slot[var] = per_io(meta, funcs)
                         self.n[(kind, dev, point, var)] = meta["n_ios"][0]
+                        bv = bvecs_per_io(meta, funcs)
+                        if bv:
+                            self.bvecs.setdefault((kind, dev, point), {})[var] = bv
                     if kind.startswith("iommu"):
                         self.calls.setdefault((kind, dev, point), {})[var] = entries_per_io(meta, funcs)
         if kind.startswith("iommu") and os.path.exists(os.path.join(src, "meta.txt")):

@@ -167,6 +167,23 @@ n_ios() {
 	esac
 }
 
+# the file fio's buffers are mapped from (see plan), and its size in MiB:
+# fio maps block size x iodepth plus a page (backend.c init_io_u), and a
+# shared mapping past the end of the file would fault; a MiB to spare
+fio_buffer=/tmp/attrib-fio-buffer
+buffer_mib() {
+	local p bs qd kib max=0
+	for p in "${points[@]}"; do
+		bs=$(bs_of "$p") qd=${p##*-qd}
+		case $bs in
+		*[kK]) kib=${bs%[kK]} ;;
+		*[mM]) kib=$((${bs%[mM]} * 1024)) ;;
+		esac
+		[ $((kib * qd)) -le $max ] || max=$((kib * qd))
+	done
+	echo $(((max + 1023) / 1024 + 1))
+}
+
 bs_of() {
 	local bs=${1#*-}
 	echo "${bs%-qd*}"
@@ -212,10 +229,25 @@ plan() {
 	esac
 	echo 'cp /proc/kallsyms "$SGB_OUT/kallsyms"'
 	echo 'settle'
+	# fio's buffers: one file in the initramfs's tmpfs, filled once and
+	# mapped shared by every fio run of the boot (--iomem=mmapshared:FILE),
+	# so the runs of N and 2N I/Os read and write the same physical pages.
+	# With malloc'd buffers each fio process got new pages, and how many
+	# physically contiguous runs (bvecs) an I/O of 64k or more had changed
+	# between the two runs (results/attrib-20261205-qd32b/README.md): the
+	# difference then was not the cost of one I/O of either layout.
+	# The file's pages are written once in a random order (fio randwrite,
+	# buffered, no fallocate: tmpfs allocates a page at its first write),
+	# so no two neighbouring pages of it are neighbours in memory and every
+	# 4k of a buffer is one bvec: the same layout in every part of the file
+	# (a sequential fill gave some parts one bvec per page and others long
+	# contiguous runs, and a qd32 run of N I/Os used the buffers in other
+	# proportions than the run of 2N).
+	echo "fio --name=fill --filename=$fio_buffer --rw=randwrite --bs=4k --size=$(buffer_mib)M --randseed=1 --fallocate=none --ioengine=psync --output=/tmp/fill.json --output-format=json"
 	for p in "${points[@]}"; do
 		rw=${p%%-*} bs=${p#*-} bs=${bs%-qd*} qd=${p##*-qd}
 		n=$(($(n_ios "$bs") / div))
-		fio="fio --name=$p --filename=/dev/\$disk --direct=1 --ioengine=io_uring --rw=$rw --bs=$bs --iodepth=$qd --randseed=1 --output-format=json"
+		fio="fio --name=$p --filename=/dev/\$disk --direct=1 --ioengine=io_uring --rw=$rw --bs=$bs --iodepth=$qd --randseed=1 --iomem=mmapshared:$fio_buffer --output-format=json"
 		echo "$fio --number_ios=$(((n + 3) / 4)) --output=/tmp/$p-warm1.json"
 		echo "$fio --number_ios=$(((n + 3) / 4)) --output=/tmp/$p-warm2.json"
 		echo "sync"
@@ -248,7 +280,7 @@ mkdir -p "$out/raw" "$work"
 		esac
 	done
 	[ -z "$shuffle_arg" ] || echo "guest page_alloc.shuffle=1 (every device)"
-	echo "fio direct=1 ioengine=io_uring randseed=1 number_ios=N then 2N (N: 4k 2000, 64k 1000, 1M 200, 4M 100$([ "$div" = 1 ] || echo ", divided by $div"))"
+	echo "fio direct=1 ioengine=io_uring randseed=1 iomem=mmapshared:$fio_buffer (one tmpfs file, filled once per boot: every run maps the same pages) number_ios=N then 2N (N: 4k 2000, 64k 1000, 1M 200, 4M 100$([ "$div" = 1 ] || echo ", divided by $div"))"
 	for p in "${points[@]}"; do echo "point $p"; done
 	echo "variants ${variants_list[*]}"
 	echo "base $(base_desc)"

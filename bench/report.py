@@ -595,7 +595,7 @@ class Report:
               'Counted, not sampled: the insncount TCG plugin (`qemu/plugin/insncount.c`) counts every '
               'translated block the guest executes, `bench/attrib.py` folds the blocks onto functions with '
               'each kernel\'s own System.map, and per I/O is the difference of a run of 2N I/Os and a run '
-              'of N in one boot, over N (fio, io_uring, direct, queue depth 1; scsi_debug `delay=0`; TCG, '
+              'of N in one boot, over N (fio, io_uring, direct, the point\'s queue depth; scsi_debug `delay=0`; TCG, '
               f'icount, 1 vCPU). From the attribution run{"s" if src.count("`") > 2 else ""} {src}, '
               f'named in this folder\'s `{attrib.LINKS}` (each renders its own ATTRIBUTION.md with '
               '`bench/attrib.py report`). An instruction is as icount counts it: each iteration of a '
@@ -603,11 +603,25 @@ class Report:
               'counted twice where it is not the first of its translated block (`bench/attrib.py '
               'page-cross` finds them; the 4k table below marks such differences "measurement").'
               + self.resolution_sentence(), '',
-              f'| device | point | {a} | {b} | difference | % |', '|---|---|---|---|---|---|']
+              f'| device | point | {a} | {b} | difference | % | bvecs per I/O, {a} / {b} |',
+              '|---|---|---|---|---|---|---|']
+        moved = False
         for d, p in pairs:
             x, y = (sum(ev.insns[(d, p)][v].values()) for v in (a, b))
+            bv = ev.bvecs.get(('insns', d, p), {})
+            cell = '-'
+            if a in bv and b in bv:
+                cell = ' / '.join(attrib.fmt2(bv[v][1]) for v in (a, b))
+                if attrib.layout_moved([bv[a], bv[b]]):
+                    cell += ' (changed between the runs)'
+                    moved = True
             L.append(f'| {d} | {p} | {attrib.fmt(x)} | {attrib.fmt(y)} | {sfmt(y - x)} | '
-                     f'{pct(100.0 * (y - x) / x)} |')
+                     f'{pct(100.0 * (y - x) / x)} | {cell} |')
+        L += ['', 'Bvecs per I/O: the physically contiguous runs of fio\'s buffer an I/O was built from '
+              f'(entries of `{attrib.BVEC_FUNCTION}` per I/O, in the run of 2N I/Os). Where the two kernels\' '
+              'counts differ, part of the difference is the buffer\'s layout, not the design\'s.'
+              + (' Where a count changed between the runs of N and 2N I/Os, the per-I/O figure mixes two '
+                 'layouts and is not the cost of one I/O of either.' if moved else '')]
         L += ['', f'By phase (`bench/attrib-phases.txt`), instructions per I/O, {a} / {b} (difference); the '
               'functions behind each difference: '
               '[appendix](#appendix-the-functions-behind-the-instruction-differences).', '']

@@ -117,5 +117,61 @@ class FoldTest(unittest.TestCase):
                         ['3 mark snapshots', 'need 6'])
 
 
+def write_tsv(path, n, funcs):
+    """A fold's tsv as attrib.fold writes it: FUNCS is {name: [insns N run,
+    insns 2N run, entries N run, entries 2N run]}."""
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, 'w') as f:
+        f.write('# insncount fold\n# n_ios %d\n# total_insns 0 0\n' % n)
+        f.write('function\tinsns_n\tinsns_2n\tentries_n\tentries_2n\n')
+        for name, v in funcs.items():
+            f.write('%s\t%d\t%d\t%d\t%d\n' % ((name,) + tuple(v)))
+
+
+class BufferLayoutTest(unittest.TestCase):
+    """Bvecs per I/O in each run, and the report's flag when fio's buffer
+    layout changed between the runs of N and 2N I/Os (the defect of
+    results/attrib-20261205-qd1: fake randread-64k-qd1 on sg_ring had 2
+    bvecs per I/O in the run of N = 1000 and 3 in the run of 2N, and the
+    difference counted 4)."""
+
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp(prefix='attrib-layout-')
+
+    def tearDown(self):
+        shutil.rmtree(self.tmp)
+
+    def run_report(self, entries):
+        for var, (e_n, e_2n) in entries.items():
+            write_tsv(os.path.join(self.tmp, 'raw', 'fake', var, 'randread-64k-qd1.tsv'), 1000,
+                      {'__bio_add_page': [17 * e_n, 17 * e_2n, e_n, e_2n],
+                       'scsi_queue_rq': [5000, 10000, 1000, 2000]})
+        attrib.report(self.tmp, os.path.join(HERE, '..', '..', 'bench', 'attrib-phases.txt'))
+        with open(os.path.join(self.tmp, 'ATTRIBUTION.md')) as f:
+            return f.read()
+
+    def test_bvecs_per_io_is_each_runs_own(self):
+        meta = {'n_ios': [1000]}
+        self.assertEqual(attrib.bvecs_per_io(meta, {'__bio_add_page': [0, 0, 2000, 6000]}), (2.0, 3.0))
+        self.assertIsNone(attrib.bvecs_per_io(meta, {'scsi_queue_rq': [0, 0, 1, 2]}))
+        self.assertTrue(attrib.layout_moved([(1.0, 1.0), (2.0, 3.0)]))
+        self.assertFalse(attrib.layout_moved([(16.0, 16.0), (1277.56, 1277.92)]))
+
+    def test_report_flags_a_layout_that_moved_between_the_runs(self):
+        md = self.run_report({'sg_table': (1000, 2000), 'sg_ring': (2000, 6000)})
+        self.assertIn('in the N and 2N runs: sg_table 1.00, 1.00, sg_ring 2.00, 3.00.', md)
+        self.assertIn('The buffer layout changed between the runs', md)
+
+    def test_report_flags_kernels_whose_layouts_differ(self):
+        md = self.run_report({'sg_table': (16000, 32000), 'sg_ring': (4000, 8000)})
+        self.assertNotIn('changed between the runs', md)
+        self.assertIn("The kernels' buffers had other layouts", md)
+
+    def test_report_is_quiet_when_the_layout_is_the_same(self):
+        md = self.run_report({'sg_table': (16000, 32000), 'sg_ring': (16000, 32000)})
+        self.assertIn('sg_table 16.00, 16.00, sg_ring 16.00, 16.00.', md)
+        self.assertNotIn('**The', md)
+
+
 if __name__ == '__main__':
     unittest.main()
