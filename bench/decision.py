@@ -792,6 +792,17 @@ def pct(a, b):
     return 100.0 * (a - b) / b if b else float('nan')
 
 
+def counted_at(points, counted):
+    """Where a quantity was counted, for the list of what the rig cannot
+    show: 'at every point of the run (N)' when COUNTED (sorted point names)
+    covers all of the run's POINTS, else 'only at' and the points."""
+    if not counted:
+        return 'at no point'
+    if set(points) <= set(counted):
+        return f'at every point of the run ({len(points)})'
+    return 'only at ' + ', '.join(counted)
+
+
 class Decision:
     def __init__(self, run):
         self.run = run
@@ -1450,10 +1461,10 @@ class Decision:
         ipts = sorted({p for _, p in insns or []}, key=attrib.point_key)
         cpts = sorted({p for _, p in cache or []}, key=attrib.point_key)
         if ipts == cpts:
-            txt += ' Instructions and cache misses per I/O are counted by function only at ' + ', '.join(ipts)
+            txt += ' Instructions and cache misses per I/O are counted by function ' + counted_at(run.points, ipts)
         else:
-            txt += (' Instructions per I/O are counted by function only at ' + (', '.join(ipts) or 'no point')
-                    + (', cache misses only at ' + ', '.join(cpts) if cpts else ''))
+            txt += (' Instructions per I/O are counted by function ' + counted_at(run.points, ipts)
+                    + (', cache misses ' + counted_at(run.points, cpts) if cpts else ''))
         txt += (f' ({len(left)} of the run\'s {len(run.points)} points have neither: ' + '; '.join(gaps) + ')'
                 if left else '') + '.'
         ipairs = ev.pairs(ev.iommu, list(ev.devices))

@@ -247,6 +247,13 @@ class RenderTest(Fixture):
                       'cache misses only at randread-4k-qd1 (1 of the run\'s 3 points have neither: randread qd32)',
                       first)
 
+    def test_counted_at_says_every_point_only_when_all_are_counted(self):
+        pts = ['randread-4k-qd1', 'randread-4k-qd32']
+        self.assertEqual(decision.counted_at(pts, pts), 'at every point of the run (2)')
+        self.assertEqual(decision.counted_at(pts, pts + ['read-4k-qd1']), 'at every point of the run (2)')
+        self.assertEqual(decision.counted_at(pts, pts[:1]), 'only at randread-4k-qd1')
+        self.assertEqual(decision.counted_at(pts, []), 'at no point')
+
     def test_decision_without_attribution_keeps_the_old_caveat(self):
         roles, decision.ROLES = decision.ROLES, decision.ROLES[:1]
         try:
