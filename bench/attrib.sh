@@ -41,7 +41,9 @@
 # counts are taken, so they are the same on a rerun (tests/plugin.sh).
 # The plan first waits for the kernel's final clocksource (settle in
 # common/image/guest-lib.sh: until then the timer tick is periodic and
-# costs differently).  Per point it runs fio twice to warm up (the first runs
+# costs differently).  fio's buffers are one tmpfs file, written once in
+# random page order, that every fio run maps (plan(): the same pages in
+# every run, and a bvec per page).  Per point it runs fio twice to warm up (the first runs
 # of fio in a boot still change page state: folio_mark_accessed), then `sync`, fio for N I/Os,
 # `sync`, fio for 2N I/Os, `sync`; the plugin snapshots every block's count
 # when the guest enters sync(2) (mark= the address of __x64_sys_sync in the
