@@ -619,7 +619,9 @@ class Report:
                      f'{pct(100.0 * (y - x) / x)} | {cell} |')
         L += ['', 'Bvecs per I/O: the physically contiguous runs of fio\'s buffer an I/O was built from '
               f'(entries of `{attrib.BVEC_FUNCTION}` per I/O, in the run of 2N I/Os). Where the two kernels\' '
-              'counts differ, part of the difference is the buffer\'s layout, not the design\'s.'
+              'counts differ, part of the difference is the buffer\'s layout, not the design\'s. The bench\'s '
+              'own fio runs above use `malloc()`\'d buffers, whose layout is not recorded and may differ from '
+              'the attribution\'s (the attribution run\'s meta.txt says how its buffers were made).'
               + (' Where a count changed between the runs of N and 2N I/Os, the per-I/O figure mixes two '
                  'layouts and is not the cost of one I/O of either.' if moved else '')]
         L += ['', f'By phase (`bench/attrib-phases.txt`), instructions per I/O, {a} / {b} (difference); the '
