@@ -548,7 +548,7 @@ def report(rundir, phases_path):
                 if layout_moved(bv.values()):
                     para += (" **The buffer layout changed between the runs, so these per-I/O figures mix "
                              "two layouts.**")
-                elif len(bv) > 1 and layout_moved([(x[1] for x in bv.values())]):
+                elif len(bv) == 2 and layout_moved([tuple(x[1] for x in bv.values())]):
                     para += (" **The kernels' buffers had other layouts: part of the difference is the "
                              "layout's.**")
             w(para + "\n")
