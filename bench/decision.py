@@ -803,6 +803,19 @@ def counted_at(points, counted):
     return 'only at ' + ', '.join(counted)
 
 
+def same_layout(ev, pairs):
+    """'; ... at K of N points': where the attribution's buffers had one
+    layout (bvecs per I/O, attrib.bvecs_per_io) in both runs and on both
+    kernels, so a difference is not the layout's; '' if none was counted."""
+    got = [ev.bvecs.get(('insns', d, p), {}) for d, p in pairs]
+    got = [b for b in got if CONTROL in b and RING in b]
+    if not got:
+        return ''
+    same = sum(1 for b in got if not attrib.layout_moved([b[CONTROL], b[RING], (b[CONTROL][1], b[RING][1])]))
+    return (f'; the same buffer layout (bvecs per I/O) in both runs and on both kernels at {same} of the '
+            f'{len(pairs)} (device, point) pairs')
+
+
 class Decision:
     def __init__(self, run):
         self.run = run
@@ -1350,11 +1363,13 @@ class Decision:
             ahead = {s: CONTROL if v == {True} else RING if v == {False} else 'mixed' for s, v in signs.items()}
             who = '; '.join(f'{w} at {", ".join(s for s in ahead if ahead[s] == w)}'
                             for w in (CONTROL, RING, 'mixed') if w in ahead.values())
-            self.summary.append(('Instructions per I/O, exact (insncount TCG plugin, icount; '
-                                 + ', '.join(sorted({p.split('-')[0] + ' qd' + str(model.split_point(p)[2])
-                                                     for _, p in pairs})) + ')', who,
+            pts = {p for _, p in pairs}
+            where = ('every point of the run' if set(run.points) <= pts else
+                     ', '.join(sorted({p.split('-')[0] + ' qd' + str(model.split_point(p)[2]) for p in pts})))
+            self.summary.append(('Instructions per I/O, exact (insncount TCG plugin, icount; ' + where + ')', who,
                                  'sg_ring - sg_table per I/O: ' + ', '.join(parts)
-                                 + '; counted, not sampled, by function and phase in REPORT.md',
+                                 + '; counted, not sampled, by function and phase in REPORT.md'
+                                 + same_layout(ev, pairs),
                                  'REPORT.md#instructions-per-io-exact-tcg-plugin-icount'))
             items = attrib.read_residue_classes(attrib.RESIDUE)
             res = []

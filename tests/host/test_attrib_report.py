@@ -254,6 +254,17 @@ class RenderTest(Fixture):
         self.assertEqual(decision.counted_at(pts, pts[:1]), 'only at randread-4k-qd1')
         self.assertEqual(decision.counted_at(pts, []), 'at no point')
 
+    def test_same_layout_counts_pairs_whose_bvecs_agree_in_both_runs_and_kernels(self):
+        class Ev:
+            bvecs = {('insns', 'fake', 'a'): {'sg_table': (16.0, 16.0), 'sg_ring': (16.0, 16.0)},
+                     ('insns', 'fake', 'b'): {'sg_table': (1.0, 1.0), 'sg_ring': (2.0, 3.0)},
+                     ('insns', 'fake', 'c'): {'sg_table': (5.0, 5.0), 'sg_ring': (4.0, 4.0)}}
+        pairs = [('fake', 'a'), ('fake', 'b'), ('fake', 'c'), ('real', 'a')]
+        self.assertEqual(decision.same_layout(Ev, pairs), '; the same buffer layout (bvecs per I/O) in both '
+                         'runs and on both kernels at 1 of the 4 (device, point) pairs')
+        Ev.bvecs = {}
+        self.assertEqual(decision.same_layout(Ev, pairs), '')
+
     def test_decision_without_attribution_keeps_the_old_caveat(self):
         roles, decision.ROLES = decision.ROLES, decision.ROLES[:1]
         try:
