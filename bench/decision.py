@@ -1390,12 +1390,16 @@ class Decision:
                                      'REPORT.md#the-4k-difference-every-instruction-of-it'))
         cpairs = ev.pairs(ev.cache, run.devices)
         if cpairs and ev.other(ev.cache) == RING:
-            parts = []
+            parts, per_size = [], {}
+            for d, p in cpairs:
+                per_size.setdefault((d, model.size_class(p)), []).append(p)
             for d, p in cpairs:
                 f = {k: sum(sum(x[k] for x in ev.cache[(d, p)][v].values()) for v in (RING,))
                      - sum(sum(x[k] for x in ev.cache[(d, p)][v].values()) for v in (CONTROL,))
                      for k, _ in attrib.CACHE_MISSES}
-                parts.append(f'{d} {model.size_class(p)} ' + '/'.join(attrib.sfmt(f[k]) for k, _ in attrib.CACHE_MISSES))
+                # the size alone names the point only if it is the size's one point
+                name = p if len(per_size[(d, model.size_class(p))]) > 1 else model.size_class(p)
+                parts.append(f'{d} {name} ' + '/'.join(attrib.sfmt(f[k]) for k, _ in attrib.CACHE_MISSES))
             low = min(sum(x[k] for x in ev.cache[key][v].values())
                       for key in cpairs for v in (CONTROL, RING) for k, _ in attrib.CACHE_MISSES)
             self.summary.append((f'Cache misses per I/O under a stated model ({ev.model})', 'not resolved',

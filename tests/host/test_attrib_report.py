@@ -265,6 +265,19 @@ class RenderTest(Fixture):
         Ev.bvecs = {}
         self.assertEqual(decision.same_layout(Ev, pairs), '')
 
+    def test_decision_names_the_point_of_a_cache_figure_when_a_size_has_two(self):
+        # the same cache fold at randread-4k-qd32 too: "fake 4k" would name two points
+        for var in ('sg_table', 'sg_ring'):
+            d = os.path.join(self.tmp, 'attr', 'cache', 'raw', 'fake', var)
+            shutil.copy(os.path.join(d, 'randread-4k-qd1.cache.tsv'), os.path.join(d, 'randread-4k-qd32.cache.tsv'))
+        roles, decision.ROLES = decision.ROLES, decision.ROLES[:1]
+        try:
+            text = self.render(self.decision_run('two-cache-points'))
+        finally:
+            decision.ROLES = roles
+        self.assertIn('L1I/L1D/L2 misses per I/O: fake randread-4k-qd1 +2.0/+1.0/-1.0, '
+                      'fake randread-4k-qd32 +2.0/+1.0/-1.0', text)
+
     def test_decision_without_attribution_keeps_the_old_caveat(self):
         roles, decision.ROLES = decision.ROLES, decision.ROLES[:1]
         try:
