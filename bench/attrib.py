@@ -361,6 +361,17 @@ def layout_moved(runs, tolerance=0.005):
     return any(abs(b - a) > tolerance * max(a, b) for a, b in runs if max(a, b) > 0)
 
 
+def layout_verdict(bv):
+    """Of BV = {variant: bvecs_per_io()}: "moved" if a kernel's runs of N
+    and 2N had other layouts, "kernels" if they agree but two kernels'
+    (2N runs) differ, else "same"."""
+    if layout_moved(bv.values()):
+        return "moved"
+    if len(bv) == 2 and layout_moved([tuple(x[1] for x in bv.values())]):
+        return "kernels"
+    return "same"
+
+
 # The calls an I/O makes into the DMA API and the IOMMU, counted as entries
 # of these functions (each out of line in the debug kernels' System.map,
 # common/debug.config: exported, called through a function pointer or too
@@ -545,10 +556,11 @@ def report(rundir, phases_path):
                 para += (" Bvecs per I/O (entries of `%s`: the physically contiguous runs of the buffer), "
                          "in the N and 2N runs: %s." % (BVEC_FUNCTION, ", ".join(
                              "%s %s, %s" % (v, fmt2(bv[v][0]), fmt2(bv[v][1])) for v in bv)))
-                if layout_moved(bv.values()):
+                verdict = layout_verdict(bv)
+                if verdict == "moved":
                     para += (" **The buffer layout changed between the runs, so these per-I/O figures mix "
                              "two layouts.**")
-                elif len(bv) == 2 and layout_moved([tuple(x[1] for x in bv.values())]):
+                elif verdict == "kernels":
                     para += (" **The kernels' buffers had other layouts: part of the difference is the "
                              "layout's.**")
             w(para + "\n")

@@ -100,6 +100,7 @@
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/common/lib.sh"
+. "$top/bench/lib.sh"
 
 read -r -a devices <<<"${DEVICES:-fake real}"
 read -r -a points <<<"${POINTS:-randread-4k-qd1 randread-64k-qd1 randread-1M-qd1 randread-4M-qd1}"
@@ -174,14 +175,10 @@ n_ios() {
 # shared mapping past the end of the file would fault; a MiB to spare
 fio_buffer=/tmp/attrib-fio-buffer
 buffer_mib() {
-	local p bs qd kib max=0
+	local p kib max=0
 	for p in "${points[@]}"; do
-		bs=$(bs_of "$p") qd=${p##*-qd}
-		case $bs in
-		*[kK]) kib=${bs%[kK]} ;;
-		*[mM]) kib=$((${bs%[mM]} * 1024)) ;;
-		esac
-		[ $((kib * qd)) -le $max ] || max=$((kib * qd))
+		kib=$(($(bs_kib "$(bs_of "$p")") * ${p##*-qd}))
+		[ $kib -le $max ] || max=$kib
 	done
 	echo $(((max + 1023) / 1024 + 1))
 }

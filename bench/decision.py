@@ -811,7 +811,7 @@ def same_layout(ev, pairs):
     got = [b for b in got if CONTROL in b and RING in b]
     if not got:
         return ''
-    same = sum(1 for b in got if not attrib.layout_moved([b[CONTROL], b[RING], (b[CONTROL][1], b[RING][1])]))
+    same = sum(1 for b in got if attrib.layout_verdict({v: b[v] for v in (CONTROL, RING)}) == 'same')
     return (f'; the same buffer layout (bvecs per I/O) in both runs and on both kernels at {same} of the '
             f'{len(pairs)} (device, point) pairs')
 

@@ -612,7 +612,7 @@ class Report:
             cell = '-'
             if a in bv and b in bv:
                 cell = ' / '.join(attrib.fmt2(bv[v][1]) for v in (a, b))
-                if attrib.layout_moved([bv[a], bv[b]]):
+                if attrib.layout_verdict({v: bv[v] for v in (a, b)}) == 'moved':
                     cell += ' (changed between the runs)'
                     moved = True
             L.append(f'| {d} | {p} | {attrib.fmt(x)} | {attrib.fmt(y)} | {sfmt(y - x)} | '
