@@ -2,7 +2,7 @@
 """attrib.py - instructions per I/O by function and phase, from the
 insncount TCG plugin's block counts (qemu/plugin/insncount.c).
 
-  attrib.py fold COUNTS SYSTEM_MAP KALLSYMS POINTS OUTDIR
+  attrib.py fold COUNTS SYSTEM_MAP KALLSYMS POINTS OUTDIR [VMLINUX]
       COUNTS: the plugin's output; POINTS: the guest plan's list of points,
       "<point> <N>" a line, in the order it ran them, each as three marks
       (before a run of N I/Os, between it and a run of 2N, after);
@@ -10,7 +10,10 @@ insncount TCG plugin's block counts (qemu/plugin/insncount.c).
       that the kernel ran at System.map's addresses).  Writes
       OUTDIR/<point>.tsv: per function the instructions executed in the N run
       and in the 2N run, and the times its first block ran in each, with
-      "# n_ios N" and the totals as header lines.
+      "# n_ios N" and the totals as header lines.  VMLINUX: the kernel
+      the boot ran; with it an instruction that crosses a 4 KiB page at
+      the end of a block is counted once, not twice (phantoms(); the
+      header's page_cross_insns says how many it took off).
   attrib.py fold-cache COUNTS SYSTEM_MAP KALLSYMS POINTS OUTDIR
       The same for the cachesim plugin's output (qemu/plugin/cachesim.c):
       OUTDIR/<point>.cache.tsv, per function the instructions, data
@@ -144,6 +147,7 @@ class Symbols:
                     syms.append((addr, name))
         if text is None or etext is None:
             die("%s has no _text/_etext: not a kernel System.map" % system_map)
+        self.text, self.etext = text, etext
         # the kernel's text ends at _etext (init text, freed after boot, is
         # "[kernel-unknown]" with everything else outside functions)
         syms = [(a, n) for a, n in syms if a < etext]
@@ -179,8 +183,38 @@ class Symbols:
         return self.addrs[self.names.index(name)]
 
 
-def fold(counts, system_map, kallsyms, points_file, outdir):
+def phantoms(keys, syms, crossers):
+    """{key: (phantom, unchecked)} for the blocks (KEYS: (vaddr,
+    last_insn_vaddr, insns)) that QEMU 7.2 reported with an instruction too
+    many: in a block of more than one instruction, the last one, when it
+    crosses into a new 4 KiB page, is counted in the block (the translator
+    tells the plugin of it before the x86 decoder gives it up) and again as
+    the first of the next block.  CROSSERS: page_crossers() of the kernel
+    the boot ran (syms' System.map); phantom 1 for a block whose last
+    instruction is one of them.  A block's last instruction near a page end
+    outside the kernel's text (a module, user space) cannot be checked
+    there: unchecked 1.  Blocks with neither are left out."""
+    out = {}
+    for key in keys:
+        vaddr, last, insns = key
+        if insns < 2 or not near_page_end(last):
+            continue
+        if syms.text <= last < syms.etext:
+            if last in crossers:
+                out[key] = (1, 0)
+        else:
+            out[key] = (0, 1)
+    return out
+
+
+def fold(counts, system_map, kallsyms, points_file, outdir, vmlinux=None):
+    """Writes OUTDIR/<point>.tsv (see the module's doc).  With VMLINUX (the
+    kernel of SYSTEM_MAP), a page-crossing last instruction (phantoms())
+    is counted once: its block's instructions less one per execution; the
+    header says how many were taken off ("# page_cross_insns") and how many
+    executions of blocks could not be checked ("# page_cross_unchecked")."""
     syms = Symbols(system_map, kallsyms)
+    crossers = page_crossers(vmlinux) if vmlinux else None
     snaps = [s for s in read_snapshots(counts) if s[0] == "mark"]
     points = read_points(points_file)
     if len(snaps) < 3 * len(points):
@@ -201,19 +235,25 @@ def fold(counts, system_map, kallsyms, points_file, outdir):
         s0, s1, s2 = (snaps[3 * i + j][1] for j in range(3))
         funcs = {}
         spanning = [0, 0]
-        for key in set(s1) | set(s2):
+        keys = set(s1) | set(s2)
+        ph = phantoms(keys, syms, crossers) if crossers is not None else {}
+        crossing, unchecked = [0, 0], [0, 0]
+        for key in keys:
             c0, c1, c2 = s0.get(key, 0), s1.get(key, 0), s2.get(key, 0)
             d = (c1 - c0, c2 - c1)
             if d == (0, 0):
                 continue
             name, spans, entry = where(key)
             f = funcs.setdefault(name, [0, 0, 0, 0])
+            extra, unsure = ph.get(key, (0, 0))
             for j in (0, 1):
-                f[j] += d[j] * key[2]
+                f[j] += d[j] * (key[2] - extra)
+                crossing[j] += d[j] * extra
+                unchecked[j] += d[j] * unsure
                 if entry:
                     f[2 + j] += d[j]
                 if spans:
-                    spanning[j] += d[j] * key[2]
+                    spanning[j] += d[j] * (key[2] - extra)
         path = os.path.join(outdir, point + ".tsv")
         with open(path + ".tmp", "w") as out:
             out.write("# insncount fold: per function, instructions in the run of N I/Os and in the run of 2N,\n")
@@ -221,6 +261,9 @@ def fold(counts, system_map, kallsyms, points_file, outdir):
             out.write("# n_ios %d\n" % n)
             out.write("# total_insns %d %d\n" % (sum(f[0] for f in funcs.values()), sum(f[1] for f in funcs.values())))
             out.write("# spanning_insns %d %d\n" % tuple(spanning))
+            if crossers is not None:
+                out.write("# page_cross_insns %d %d\n" % tuple(crossing))
+                out.write("# page_cross_unchecked %d %d\n" % tuple(unchecked))
             out.write("function\tinsns_n\tinsns_2n\tentries_n\tentries_2n\n")
             for name in sorted(funcs):
                 out.write("%s\t%d\t%d\t%d\t%d\n" % ((name,) + tuple(funcs[name])))
@@ -311,7 +354,8 @@ def read_tsv(path):
             line = line.rstrip("\n")
             if line.startswith("# "):
                 w = line[2:].split()
-                if w and w[0] in ("n_ios", "total_insns", "spanning_insns"):
+                if w and w[0] in ("n_ios", "total_insns", "spanning_insns", "page_cross_insns",
+                                  "page_cross_unchecked"):
                     meta[w[0]] = [int(x) for x in w[1:]]
                 continue
             if line.startswith("function\t"):
@@ -335,6 +379,18 @@ def entries_per_io(meta, funcs):
     instruction) per I/O, by difference as per_io()."""
     n = meta["n_ios"][0]
     return {name: (v[3] - v[2]) / n for name, v in funcs.items()}
+
+
+def page_cross_per_io(meta):
+    """(instructions the fold took off, executions of blocks it could not
+    check) per I/O, by difference as per_io(), or None for a tsv folded
+    without the kernel's vmlinux (each page-crossing last instruction of a
+    block counted twice)."""
+    if "page_cross_insns" not in meta:
+        return None
+    n = meta["n_ios"][0]
+    pc, un = meta["page_cross_insns"], meta.get("page_cross_unchecked", [0, 0])
+    return (pc[1] - pc[0]) / n, (un[1] - un[0]) / n
 
 
 # A bio gets a new bvec (__bio_add_page) for each page that does not
@@ -550,6 +606,16 @@ def report(rundir, phases_path):
             if any(s != [0, 0] for s in span.values()):
                 para += (" Instructions in blocks that run into another function (attributed to the first), "
                          "in the N and 2N runs: %s." % ", ".join("%s %d, %d" % ((v,) + tuple(span[v])) for v in pio))
+            pc = {v: page_cross_per_io(have[v][0]) for v in pio}
+            if all(x is not None for x in pc.values()):
+                para += (" Page-crossing instructions (the last of a block, reported twice by QEMU) counted once: "
+                         "per I/O the fold took off %s; blocks outside the kernel's text it could not check "
+                         "ran %s times per I/O." % (", ".join("%s %s" % (v, fmt2(pc[v][0])) for v in pc),
+                                                     ", ".join("%s %s" % (v, fmt2(pc[v][1])) for v in pc)))
+            else:
+                para += (" **Folded without the kernel's vmlinux (%s): an instruction that crosses a 4 KiB "
+                         "page at the end of a block is counted twice.**" % ", ".join(
+                             v for v in pc if pc[v] is None))
             bv = {v: bvecs_per_io(*have[v]) for v in pio}
             bv = {v: x for v, x in bv.items() if x}
             if bv:
@@ -914,7 +980,8 @@ class Evidence:
     of the iommu runs; cache[(device, point)][variant] = {function:
     {field: per I/O}}; n[(kind, device, point, variant)] = N;
     bvecs[(kind, device, point)][variant] = bvecs_per_io() (where
-    counted);
+    counted); page_cross[(kind, device, point)][variant] =
+    page_cross_per_io() (None: folded without the vmlinux);
     devices[device] = the run's description of a device (its meta.txt);
     boots: [(kind, path, device, variant, the boot's .info)]."""
 
@@ -928,6 +995,7 @@ class Evidence:
         self.iommu, self.iommu_repeat, self.calls = {}, {}, {}
         self.n = {}
         self.bvecs = {}
+        self.page_cross = {}
         self.devices = {}
         self.boots = []
         path = os.path.join(run, LINKS)
@@ -973,6 +1041,7 @@ class Evidence:
                     else:
                         slot[var] = per_io(meta, funcs)
                         self.n[(kind, dev, point, var)] = meta["n_ios"][0]
+                        self.page_cross.setdefault((kind, dev, point), {})[var] = page_cross_per_io(meta)
                         bv = bvecs_per_io(meta, funcs)
                         if bv:
                             self.bvecs.setdefault((kind, dev, point), {})[var] = bv
@@ -1029,39 +1098,75 @@ class Evidence:
         return out
 
 
-def page_cross(binary, functions):
-    """[(function, start, [(address, bytes, text)])]: each function's
-    instructions whose first and last byte lie on different 4 KiB pages,
-    from objdump -d (one reader: its '<address>:<TAB><bytes><TAB><text>'
-    lines, long instructions continued on a line of bytes alone)."""
+def objdump_insns(binary, function=None, keep=None):
+    """[(address, bytes, text)] of BINARY's instructions (FUNCTION's only,
+    if given; of the whole binary only those whose address, as objdump's
+    hex string, KEEP accepts), from objdump -d: the one reader of its
+    '<address>:<TAB><bytes><TAB><text>' lines, an instruction longer than
+    a line's bytes continued on lines of bytes alone (-w, for the whole
+    binary, puts them on one line)."""
     import subprocess
-    out = []
-    for fn in functions:
-        p = subprocess.run(["objdump", "-d", "--disassemble=" + fn, binary], capture_output=True, text=True)
-        if p.returncode != 0:
-            die("objdump -d %s failed: %s" % (binary, p.stderr.strip()[:400]))
-        insns, inside = [], False
-        for line in p.stdout.splitlines():
-            if re.match(r"^[0-9a-f]+ <%s>:$" % re.escape(fn), line):
+    args = ["objdump", "-d", "-w"] if function is None else ["objdump", "-d", "--disassemble=" + function]
+    p = subprocess.run(args + [binary], capture_output=True, text=True)
+    if p.returncode != 0:
+        die("objdump -d %s failed: %s" % (binary, p.stderr.strip()[:400]))
+    insns, inside = [], function is None
+    for line in p.stdout.splitlines():
+        if function is not None:
+            if re.match(r"^[0-9a-f]+ <%s>:$" % re.escape(function), line):
                 inside = True
                 continue
             if inside and not line.strip():
                 break
-            m = re.match(r"^\s*([0-9a-f]+):\t((?:[0-9a-f]{2} )+)\s*\t?(.*)$", line)
-            if inside and m:
-                n = len(m.group(2).split())
-                if m.group(3).strip():
-                    insns.append([int(m.group(1), 16), n, m.group(3).strip()])
-                elif insns:
-                    insns[-1][1] += n
+        elif keep is not None and not keep(line.partition(":")[0].strip()):
+            continue
+        m = re.match(r"^\s*([0-9a-f]+):\t((?:[0-9a-f]{2} )+)\s*\t?(.*)$", line) if inside else None
+        if m:
+            n = len(m.group(2).split())
+            if m.group(3).strip():
+                insns.append([int(m.group(1), 16), n, m.group(3).strip()])
+            elif insns:
+                insns[-1][1] += n
+    return [tuple(i) for i in insns]
+
+
+# The longest x86 instruction is 15 bytes: only one that starts in the last
+# 14 bytes of a 4 KiB page can end on the next.
+LAST_BYTES = 14
+
+
+def near_page_end(address):
+    return address % 4096 >= 4096 - LAST_BYTES
+
+
+def page_crossers(binary):
+    """{address: bytes} of the instructions of BINARY (a vmlinux) whose
+    first and last byte lie on different 4 KiB pages."""
+    out = {}
+    for a, n, _ in objdump_insns(binary, keep=lambda h: len(h) >= 3 and h[-3:] >= "%03x" % (4096 - LAST_BYTES)):
+        if crosses_page(a, n):
+            out[a] = n
+    return out
+
+
+def crosses_page(address, nbytes):
+    return address // 4096 != (address + nbytes - 1) // 4096
+
+
+def page_cross(binary, functions):
+    """[(function, start, [(address, bytes, text)])]: each function's
+    instructions whose first and last byte lie on different 4 KiB pages."""
+    out = []
+    for fn in functions:
+        insns = objdump_insns(binary, fn)
         if not insns:
             die("%s has no function %s" % (binary, fn))
-        out.append((fn, insns[0][0], [(a, n, t) for a, n, t in insns if a // 4096 != (a + n - 1) // 4096]))
+        out.append((fn, insns[0][0], [(a, n, t) for a, n, t in insns if crosses_page(a, n)]))
     return out
 
 
 def main(argv):
-    if len(argv) == 7 and argv[1] == "fold":
+    if len(argv) in (7, 8) and argv[1] == "fold":
         fold(*argv[2:])
     elif len(argv) == 7 and argv[1] == "fold-cache":
         fold_cache(*argv[2:])
@@ -1076,7 +1181,8 @@ def main(argv):
         here = os.path.dirname(os.path.abspath(__file__))
         compare(argv[2], argv[3], argv[4] if len(argv) == 5 else os.path.join(here, "attrib-phases.txt"))
     else:
-        die("usage: attrib.py fold|fold-cache COUNTS SYSTEM_MAP KALLSYMS POINTS OUTDIR | "
+        die("usage: attrib.py fold COUNTS SYSTEM_MAP KALLSYMS POINTS OUTDIR [VMLINUX] | "
+            "attrib.py fold-cache COUNTS SYSTEM_MAP KALLSYMS POINTS OUTDIR | "
             "attrib.py page-cross BINARY FUNCTION... | attrib.py report RUNDIR [PHASES] | "
             "attrib.py compare RUNDIR_A RUNDIR_B [PHASES]")
 

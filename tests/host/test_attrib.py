@@ -7,6 +7,7 @@ import contextlib
 import io
 import os
 import shutil
+import subprocess
 import sys
 import tempfile
 import unittest
@@ -115,6 +116,84 @@ class FoldTest(unittest.TestCase):
         self.check_dies(lambda: attrib.fold(fx('counts-sg_table.txt'), fx('System.map'), fx('kallsyms'),
                                             pts, os.path.join(self.tmp, 'o')),
                         ['3 mark snapshots', 'need 6'])
+
+
+
+class PageCrossFoldTest(unittest.TestCase):
+    """The defect: QEMU 7.2 reports a block's last instruction that crosses
+    into a new 4 KiB page to the plugin and then leaves it to the next
+    block, so it was counted twice per execution.  sg_ring's
+    internal_get_user_pages_fast ran one instruction more per page pinned
+    than sg_table's (+1281 per 4 MiB read) for that reason alone.  Here a
+    tiny kernel linked at 0xffffffff81000000 has f's 10-byte movabs across
+    the page at +0x1000 and g's last instruction near (not across) the end
+    of the next page."""
+
+    TEXT = 0xffffffff81000000
+
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp(prefix='attrib-pagecross-')
+        src = os.path.join(self.tmp, 'k.s')
+        with open(src, 'w') as f:
+            f.write('\t.text\n\t.globl f\npad:\n\t.skip 0xffa, 0xcc\n'
+                    'f:\n\tnop\n\tnop\n\tmovabs $0x1122334455667788, %rax\n\tnop\n\tret\n'
+                    'pad2:\n\t.skip 0x1ff4 - (pad2 - pad), 0xcc\n'
+                    'g:\n' + '\tnop\n' * 6 + '\txor %eax, %eax\n\tret\n'
+                    'end:\n')
+        obj, self.vmlinux = os.path.join(self.tmp, 'k.o'), os.path.join(self.tmp, 'vmlinux')
+        subprocess.run(['as', '-o', obj, src], check=True)
+        subprocess.run(['ld', '-Ttext=%#x' % self.TEXT, '-e', 'f', '-o', self.vmlinux, obj], check=True)
+        t = self.TEXT
+        with open(os.path.join(self.tmp, 'System.map'), 'w') as f:
+            for a, n in ((0, '_text'), (0, 'pad'), (0xffa, 'f'), (0x1008, 'pad2'), (0x1ff4, 'g'),
+                         (0x2000, '_etext')):
+                f.write('%x T %s\n' % (t + a, n))
+        with open(os.path.join(self.tmp, 'kallsyms'), 'w') as f:
+            f.write('%x T _text\n' % t)
+        with open(os.path.join(self.tmp, 'points'), 'w') as f:
+            f.write('randread-4M-qd1 10\n')
+        # (start, last instruction, instructions): executions at marks 1, 2, 3
+        blocks = {
+            (t + 0xffa, t + 0xffc, 3): (0, 10, 30),   # nop, nop, movabs: the movabs is the phantom
+            (t + 0xffc, t + 0x1007, 3): (0, 10, 30),  # movabs, nop, ret: where it really runs
+            (t + 0xffc, t + 0xffc, 1): (0, 1, 2),     # the movabs alone (a jump to it): counted once
+            (t + 0x1ff4, t + 0x1ffa, 7): (0, 5, 15),  # ends near the page end, does not cross
+            (0x400ff0, 0x400ff8, 3): (0, 4, 12),      # user space: cannot be checked
+        }
+        with open(os.path.join(self.tmp, 'counts'), 'w') as f:
+            for i in range(3):
+                total = sum(k[2] * c[i] for k, c in blocks.items())
+                f.write('S %d mark %d %d\n' % (i + 1, len(blocks), total))
+                for k, c in blocks.items():
+                    f.write('B %x %x %d %d\n' % (k[0], k[1], k[2], c[i]))
+                f.write('E %d\n' % (i + 1))
+
+    def tearDown(self):
+        shutil.rmtree(self.tmp)
+
+    def fold(self, vmlinux):
+        out = os.path.join(self.tmp, 'out')
+        attrib.fold(*(os.path.join(self.tmp, n) for n in ('counts', 'System.map', 'kallsyms', 'points')),
+                    out, vmlinux)
+        return attrib.read_tsv(os.path.join(out, 'randread-4M-qd1.tsv'))
+
+    def test_page_crossers_finds_the_movabs_only(self):
+        self.assertEqual(attrib.page_crossers(self.vmlinux), {self.TEXT + 0xffc: 10})
+
+    def test_a_page_crossing_last_instruction_is_counted_once(self):
+        meta, funcs = self.fold(self.vmlinux)
+        # f: the first block 2 instructions (not 3) per run, the second 3,
+        # the movabs alone 1: N run 10 * 2 + 10 * 3 + 1, 2N run 20 * 2 + 20 * 3 + 1
+        self.assertEqual(funcs['f'][:2], [51, 101])
+        self.assertEqual(funcs['g'][:2], [35, 70])
+        self.assertEqual(meta['page_cross_insns'], [10, 20])
+        self.assertEqual(meta['page_cross_unchecked'], [4, 8])
+        self.assertEqual(meta['total_insns'], [51 + 35 + 12, 101 + 70 + 24])
+
+    def test_without_the_vmlinux_the_fold_counts_as_the_plugin_did(self):
+        meta, funcs = self.fold(None)
+        self.assertEqual(funcs['f'][:2], [61, 121])
+        self.assertNotIn('page_cross_insns', meta)
 
 
 def write_tsv(path, n, funcs):

@@ -159,6 +159,41 @@ class ResidueTest(Fixture):
             self.assertAlmostEqual(res['classified'] + res['rest'], res['total'], places=6)
 
 
+class PageCrossSentenceTest(Fixture):
+    """REPORT.md says how its attribution runs counted an instruction that
+    crosses a page at the end of a block: once (folded with the vmlinux,
+    the tsv's page_cross_insns header) or twice (folded without it)."""
+
+    def add_headers(self, taken, unchecked):
+        raw = os.path.join(self.tmp, 'attr', 'insns', 'raw', 'fake')
+        for var in os.listdir(raw):
+            for fn in os.listdir(os.path.join(raw, var)):
+                path = os.path.join(raw, var, fn)
+                with open(path) as f:
+                    text = f.read()
+                # N = 10: (2N run - N run) / 10 per I/O
+                text = text.replace('function\t', '# page_cross_insns %d %d\n# page_cross_unchecked %d %d\n'
+                                    'function\t' % (taken[var] * 10, taken[var] * 20, unchecked * 10,
+                                                     unchecked * 20), 1)
+                with open(path, 'w') as f:
+                    f.write(text)
+
+    def test_a_run_folded_with_the_vmlinux_says_once_and_how_many(self):
+        self.add_headers({'sg_table': 3, 'sg_ring': 17}, 2)
+        run = self.bench_run()
+        report.Report(run).write(plots=False)
+        text = self.read(run, 'REPORT.md')
+        self.assertIn('is counted once: the fold finds these instructions in each kernel\'s vmlinux (at most '
+                      '17.0 per I/O taken off', text)
+        self.assertIn('ran at most 2.0 times per I/O). Resolution:', text)
+        self.assertNotIn('folded without', text)
+
+    def test_a_run_folded_without_it_says_twice(self):
+        run = self.bench_run()
+        report.Report(run).write(plots=False)
+        self.assertIn('these runs were folded without the kernels\' vmlinux', self.read(run, 'REPORT.md'))
+
+
 class RenderTest(Fixture):
     def test_report_carries_the_exact_counts_near_the_headline(self):
         run = self.bench_run()
