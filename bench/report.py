@@ -731,6 +731,13 @@ class Report:
                 x, y = (sum(v[f] for v in ev.cache[(d, p)][k].values()) for k in (a, b))
                 cells.append(f'{attrib.fmt(x)} / {attrib.fmt(y)} ({sfmt(y - x)})')
             L.append(f'| {d} | {p} | ' + ' | '.join(cells) + ' |')
+        waits = [d for d in dict.fromkeys(d for d, _ in pairs) if d in ev.devices]
+        if waits:
+            L += ['', f'The rows of {", ".join(waits)} (the IOMMU class, below) come from boots whose guest waits '
+                  'for QEMU\'s I/O in host time, spinning (idle=poll): the timer and interrupt work that lands in '
+                  'a run, and so its misses, change from boot to boot, as the class\'s instruction totals do '
+                  'between its two runs (the DMA phase repeats, the totals do not). With one cachesim boot per '
+                  'kernel these rows are not resolved at any size; they show the order of magnitude only.']
         L.append('')
 
     # -- the IOMMU class: the same counts behind QEMU's intel-iommu

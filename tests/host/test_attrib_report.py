@@ -194,6 +194,25 @@ class PageCrossSentenceTest(Fixture):
         self.assertIn('these runs were folded without the kernels\' vmlinux', self.read(run, 'REPORT.md'))
 
 
+class IommuCacheCaveatTest(Fixture):
+    """Cache rows of a device of the IOMMU class (a device an iommu run
+    describes) come with the caveat that its guest waits in host time;
+    the scsi_debug rows do not."""
+
+    def test_rows_of_an_iommu_device_carry_the_caveat(self):
+        with open(os.path.join(self.tmp, 'attr', 'cache', 'meta.txt'), 'w') as f:
+            f.write('device_fake megasas behind intel-iommu (a fixture)\n')
+        run = self.bench_run(links=LINKS + 'iommu ../attr/cache\n')
+        report.Report(run).write(plots=False)
+        self.assertIn('The rows of fake (the IOMMU class, below) come from boots whose guest waits',
+                      self.read(run, 'REPORT.md'))
+
+    def test_scsi_debug_rows_do_not(self):
+        run = self.bench_run()
+        report.Report(run).write(plots=False)
+        self.assertNotIn('come from boots whose guest waits', self.read(run, 'REPORT.md'))
+
+
 class RenderTest(Fixture):
     def test_report_carries_the_exact_counts_near_the_headline(self):
         run = self.bench_run()
