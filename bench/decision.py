@@ -530,6 +530,24 @@ def run_info(rundir, variant):
     return {}
 
 
+
+# sg_ring's dma-iommu path calls it once per array of a ring (series patch
+# 0022 lays the arrays out in one IOVA range, then maps each)
+MAP_PER_ARRAY = '__iommu_map_sg'
+
+
+def ring_arrays(ev, ipairs):
+    """The most arrays per command sg_ring's rings had in the IOMMU class
+    (ev.calls of the iommu runs at IPAIRS: MAP_PER_ARRAY entries over
+    scsi_queue_rq entries, per I/O), or None where not counted."""
+    got = []
+    for d, p in ipairs:
+        c = ev.calls.get(('iommu', d, p), {}).get(RING, {})
+        if c.get('scsi_queue_rq') and MAP_PER_ARRAY in c:
+            got.append(c[MAP_PER_ARRAY] / c['scsi_queue_rq'])
+    return max(got) if got else None
+
+
 class Trees:
     """The series applied to the base in a private bare repository whose
     objects borrow from build/git (nothing is written there)."""
@@ -1493,6 +1511,11 @@ class Decision:
                     + ', '.join(d for d in ev.devices if any(k[0] == d for k in ipairs)) + '; '
                     + ', '.join(sorted({p for _, p in ipairs}, key=attrib.point_key))
                     + '); a real IOMMU\'s invalidation costs and real HBAs are not measured.')
+            arrays = ring_arrays(ev, ipairs)
+            if arrays is not None:
+                txt += (f' The rings mapped there have at most {attrib.fmt(arrays)} arrays a command (sg_ring\'s '
+                        f'`{MAP_PER_ARRAY}()` calls per command): a ring of more arrays behind an IOMMU, the '
+                        'case where mapping array by array would cost most, is not measured.')
         else:
             txt += ' IOMMU behaviour (an IOMMU device class) and real HBAs are not measured.'
         return txt

@@ -213,6 +213,22 @@ class IommuCacheCaveatTest(Fixture):
         self.assertNotIn('come from boots whose guest waits', self.read(run, 'REPORT.md'))
 
 
+class RingArraysTest(unittest.TestCase):
+    def test_the_most_arrays_per_command_of_the_iommu_class(self):
+        # ref-icount-4's IOMMU class: 64k one command, 2 __iommu_map_sg
+        # calls (a 2-entry head and a pool array); 1M 16 calls, 8 commands
+        import types
+        def c(cmds, maps):
+            return {'sg_ring': {'scsi_queue_rq': cmds, '__iommu_map_sg': maps}}
+        calls = {('iommu', 'iommu-strict', 'randread-4k-qd1'): c(1.0, 1.0),
+                 ('iommu', 'iommu-strict', 'randread-64k-qd1'): c(1.0, 2.0),
+                 ('iommu', 'iommu-strict', 'randread-1M-qd1'): c(8.0, 16.0)}
+        ev = types.SimpleNamespace(calls=calls)
+        pairs = [(k[1], k[2]) for k in calls]
+        self.assertEqual(decision.ring_arrays(ev, pairs), 2.0)
+        self.assertIsNone(decision.ring_arrays(types.SimpleNamespace(calls={}), pairs))
+
+
 class RenderTest(Fixture):
     def test_report_carries_the_exact_counts_near_the_headline(self):
         run = self.bench_run()
