@@ -530,7 +530,6 @@ def run_info(rundir, variant):
     return {}
 
 
-
 # sg_ring's dma-iommu path calls it once per array of a ring (series patch
 # 0022 lays the arrays out in one IOVA range, then maps each)
 MAP_PER_ARRAY = '__iommu_map_sg'
