@@ -29,6 +29,12 @@
 #                         results/attrib-20261205-iommu); 0 (the default):
 #                         the boot's allocation history alone places them
 #   DIV=1                 N divided by DIV for every point (fewer I/Os per run)
+#   FILL_BS=4k            the block size of the one write, in random order, of
+#                         fio's buffer file (plan()): 4k (the default) makes
+#                         every page of a buffer its own bvec; 16k, 64k, 256k
+#                         or 1M allocates that many pages at a time, so a
+#                         buffer is runs of up to that many contiguous pages
+#                         (what they were: ATTRIBUTION.md's bvecs per I/O)
 #   PAR=1 | 2             the two kernels' boots one after another, or at once
 #   RUN_ID=<name>         default: attrib-<date>; output results/<run-id>/
 #                         (SGB_RESULTS=<dir> puts it under <dir> instead)
@@ -135,6 +141,8 @@ case ${SHUFFLE:-0} in
 esac
 div=${DIV:-1}
 [[ $div =~ ^[1-9][0-9]*$ ]] || die "DIV must be a positive integer, not '$div'"
+fill_bs=${FILL_BS:-4k}
+case $fill_bs in 4k | 16k | 64k | 256k | 1M) ;; *) die "FILL_BS must be 4k, 16k, 64k, 256k or 1M (a power of two that divides the buffer's whole MiB), not '$fill_bs'" ;; esac
 case $iommu_kernel in iommu | debug) ;; *) die "IOMMU_KERNEL must be iommu or debug, not '$iommu_kernel'" ;; esac
 bdir_of() {
 	case $1 in
@@ -243,8 +251,9 @@ plan() {
 	# 4k of a buffer is one bvec: the same layout in every part of the file
 	# (a sequential fill gave some parts one bvec per page and others long
 	# contiguous runs, and a qd32 run of N I/Os used the buffers in other
-	# proportions than the run of 2N).
-	echo "fio --name=fill --filename=$fio_buffer --rw=randwrite --bs=4k --size=$(buffer_mib)M --randseed=1 --fallocate=none --ioengine=psync --output=/tmp/fill.json --output-format=json"
+	# proportions than the run of 2N).  FILL_BS larger than 4k writes it in
+	# random blocks of that many pages, each allocated in one go.
+	echo "fio --name=fill --filename=$fio_buffer --rw=randwrite --bs=$fill_bs --size=$(buffer_mib)M --randseed=1 --fallocate=none --ioengine=psync --output=/tmp/fill.json --output-format=json"
 	for p in "${points[@]}"; do
 		rw=${p%%-*} bs=${p#*-} bs=${bs%-qd*} qd=${p##*-qd}
 		n=$(($(n_ios "$bs") / div))
@@ -281,7 +290,7 @@ mkdir -p "$out/raw" "$work"
 		esac
 	done
 	[ -z "$shuffle_arg" ] || echo "guest page_alloc.shuffle=1 (every device)"
-	echo "fio direct=1 ioengine=io_uring randseed=1 iomem=mmapshared:$fio_buffer (one tmpfs file, filled once per boot: every run maps the same pages) number_ios=N then 2N (N: 4k 2000, 64k 1000, 1M 200, 4M 100$([ "$div" = 1 ] || echo ", divided by $div"))"
+	echo "fio direct=1 ioengine=io_uring randseed=1 iomem=mmapshared:$fio_buffer (one tmpfs file, filled once per boot in random $fill_bs blocks: every run maps the same pages) number_ios=N then 2N (N: 4k 2000, 64k 1000, 1M 200, 4M 100$([ "$div" = 1 ] || echo ", divided by $div"))"
 	for p in "${points[@]}"; do echo "point $p"; done
 	echo "variants ${variants_list[*]}"
 	echo "base $(base_desc)"
