@@ -833,7 +833,7 @@ def cache_section(w, cdata, variants, rules):
 # reader, used by both reports; nothing here reads what they write.
 
 LINKS = "attrib.txt"
-KINDS = ("insns", "repeat", "cache", "iommu", "iommu-repeat")
+KINDS = ("insns", "repeat", "cache", "iommu", "iommu-repeat", "contiguous")
 HERE = os.path.dirname(os.path.abspath(__file__))
 PHASES = os.path.join(HERE, "attrib-phases.txt")
 RESIDUE = os.path.join(HERE, "attrib-residue.txt")
@@ -969,13 +969,18 @@ class Evidence:
                            and IOMMU calls (IOMMU_CALLS) per I/O
       iommu-repeat PATH    another run of the same IOMMU points: which
                            difference comes back in a second boot
+      contiguous PATH      instructions per I/O as insns, with fio's buffers
+                           in runs of contiguous pages (bench/attrib.sh
+                           FILL_BS larger than 4k): multi-page bvecs, as the
+                           bench's malloc()'d buffers have
       resolution PCT TEXT  the within-boot resolution of a per-I/O figure at
                            4k in % (the N and 2N runs of a boot differ in
                            state), and where it was measured
 
     PATHs are relative to RUN.  Only points in POINTS (the bench run's
     matrix) are kept.  insns[(device, point)][variant] = {function:
-    instructions per I/O}; repeat, iommu and iommu_repeat the same;
+    instructions per I/O}; repeat, iommu, iommu_repeat and contiguous the
+    same;
     calls[(kind, device, point)][variant] = {function: entries per I/O}
     of the iommu runs; cache[(device, point)][variant] = {function:
     {field: per I/O}}; n[(kind, device, point, variant)] = N;
@@ -991,7 +996,7 @@ class Evidence:
         self.links = []
         self.resolution = None
         self.model = None
-        self.insns, self.repeat, self.cache = {}, {}, {}
+        self.insns, self.repeat, self.cache, self.contiguous = {}, {}, {}, {}
         self.iommu, self.iommu_repeat, self.calls = {}, {}, {}
         self.n = {}
         self.bvecs = {}
@@ -1023,7 +1028,8 @@ class Evidence:
     def _add(self, kind, rel, src, points):
         data, cdata, _, _ = load(src)
         table = {"insns": self.insns, "repeat": self.repeat, "cache": self.cache,
-                 "iommu": self.iommu, "iommu-repeat": self.iommu_repeat}[kind]
+                 "iommu": self.iommu, "iommu-repeat": self.iommu_repeat,
+                 "contiguous": self.contiguous}[kind]
         got = cdata if kind == "cache" else data
         plugin = "cachesim" if kind == "cache" else "insncount"
         for dev in sorted(got):

@@ -820,11 +820,12 @@ def counted_at(points, counted):
     return 'only at ' + ', '.join(counted)
 
 
-def same_layout(ev, pairs):
-    """'; ... at K of N points': where the attribution's buffers had one
-    layout (bvecs per I/O, attrib.bvecs_per_io) in both runs and on both
-    kernels, so a difference is not the layout's; '' if none was counted."""
-    got = [ev.bvecs.get(('insns', d, p), {}) for d, p in pairs]
+def same_layout(ev, pairs, kind='insns'):
+    """'; ... at K of N points': where the attribution's buffers (of
+    attrib.txt's KIND runs) had one layout (bvecs per I/O,
+    attrib.bvecs_per_io) in both runs and on both kernels, so a difference
+    is not the layout's; '' if none was counted."""
+    got = [ev.bvecs.get((kind, d, p), {}) for d, p in pairs]
     got = [b for b in got if CONTROL in b and RING in b]
     if not got:
         return ''
@@ -1388,6 +1389,7 @@ class Decision:
                                  + '; counted, not sampled, by function and phase in REPORT.md'
                                  + same_layout(ev, pairs),
                                  'REPORT.md#instructions-per-io-exact-tcg-plugin-icount'))
+            self.contiguous(ev, run)
             items = attrib.read_residue_classes(attrib.RESIDUE)
             res = []
             for d, p in [k for k in pairs if k[1] in attrib.read_residue_points(attrib.RESIDUE)]:
@@ -1425,6 +1427,28 @@ class Decision:
                                  'figure is the difference of two runs'
                                  + (f', and totals as low as {attrib.fmt(low)} show its noise' if low < 0 else ''),
                                  'REPORT.md#cache-misses-per-io-a-stated-model'))
+
+    def contiguous(self, ev, run):
+        """attrib.txt's contiguous runs (multi-page bvecs) in one summary row."""
+        pairs = ev.pairs(ev.contiguous, run.devices)
+        if not pairs or ev.other(ev.contiguous) != RING:
+            return
+        parts, signs = [], {}
+        for d, p in pairs:
+            x, y = (sum(ev.contiguous[(d, p)][v].values()) for v in (CONTROL, RING))
+            bv = ev.bvecs.get(('contiguous', d, p), {}).get(RING)
+            parts.append(f'{d} {p} {attrib.sfmt(y - x)} ({pct(y, x):+.2f} %'
+                         + (f', {attrib.fmt(bv[1])} bvecs' if bv else '') + ')')
+            signs.setdefault(model.size_class(p), set()).add(y > x)
+        ahead = {s: CONTROL if v == {True} else RING if v == {False} else 'mixed' for s, v in signs.items()}
+        who = '; '.join(f'{w} at {", ".join(s for s in ahead if ahead[s] == w)}'
+                        for w in (CONTROL, RING, 'mixed') if w in ahead.values())
+        self.summary.append(('Instructions per I/O, exact, with contiguous buffers (multi-page bvecs, as the '
+                             'bench\'s buffers have)', who,
+                             'sg_ring - sg_table per I/O (bvecs per I/O): ' + ', '.join(parts)
+                             + '; beside the bvec-per-page counts in REPORT.md'
+                             + same_layout(ev, pairs, 'contiguous'),
+                             'REPORT.md#instructions-per-io-exact-tcg-plugin-icount'))
 
     def iommu(self):
         """The IOMMU class (attrib.txt's iommu runs) in one summary row."""

@@ -602,6 +602,44 @@ class Report:
                 % (attrib.fmt(top[1][0]), top[0][0], top[0][1], top[0][2],
                    attrib.fmt(max(x[1] for x in got.values()))))
 
+    def contiguous_table(self, pairs, a, b, rules):
+        """The points attrib.txt's contiguous runs counted again with fio's
+        buffers in runs of contiguous pages (multi-page bvecs), beside the
+        one-page-per-bvec difference of the same point."""
+        ev, m, L = self.ev, self.m, self.lines
+        cpairs = ev.pairs(ev.contiguous, m.devices)
+        if not cpairs or ev.other(ev.contiguous) != b:
+            return
+        src = ', '.join(f'`{rel}`' for kind, rel in ev.links if kind == 'contiguous')
+        L += ['', f'With contiguous buffers, from {src}: the same points with fio\'s buffer file written in '
+              'random blocks of several pages (`bench/attrib.sh` `FILL_BS`, that run\'s meta.txt), so an I/O '
+              'is built from runs of contiguous pages (multi-page bvecs), as the bench\'s `malloc()`\'d '
+              'buffers are, where the table above has a bvec per page. Both are exact counts of their layout; '
+              'how contiguous the bench\'s own buffers were is not recorded.', '',
+              f'| device | point | {a} | {b} | difference | % | % at a bvec per page | map the request, {a} / {b} '
+              f'(difference) | bvecs per I/O, {a} / {b} |',
+              '|---|---|---|---|---|---|---|---|---|']
+        for d, p in cpairs:
+            x, y = (sum(ev.contiguous[(d, p)][v].values()) for v in (a, b))
+            mx, my = (attrib.phase_sums(rules, ev.contiguous[(d, p)][v])['map'] for v in (a, b))
+            if (d, p) in pairs:
+                ox, oy = (sum(ev.insns[(d, p)][v].values()) for v in (a, b))
+                at_one = pct(100.0 * (oy - ox) / ox)
+            else:
+                at_one = '-'
+            bv = ev.bvecs.get(('contiguous', d, p), {})
+            cell = '-'
+            if a in bv and b in bv:
+                cell = ' / '.join(attrib.fmt2(bv[v][1]) for v in (a, b))
+                verdict = attrib.layout_verdict({v: bv[v] for v in (a, b)})
+                if verdict == 'moved':
+                    cell += ' (changed between the runs)'
+                elif verdict == 'kernels':
+                    cell += ' (the kernels\' differ)'
+            L.append(f'| {d} | {p} | {attrib.fmt(x)} | {attrib.fmt(y)} | {sfmt(y - x)} | '
+                     f'{pct(100.0 * (y - x) / x)} | {at_one} | {attrib.fmt(mx)} / {attrib.fmt(my)} '
+                     f'({sfmt(my - mx)}) | {cell} |')
+
     # -- exact counts by function (the attribution runs attrib.txt names)
     def attribution(self):
         ev, m, L = self.ev, self.m, self.lines
@@ -642,6 +680,7 @@ class Report:
               'the attribution\'s (the attribution run\'s meta.txt says how its buffers were made).'
               + (' Where a count changed between the runs of N and 2N I/Os, the per-I/O figure mixes two '
                  'layouts and is not the cost of one I/O of either.' if moved else '')]
+        self.contiguous_table(pairs, a, b, rules)
         L += ['', f'By phase (`bench/attrib-phases.txt`), instructions per I/O, {a} / {b} (difference); the '
               'functions behind each difference: '
               '[appendix](#appendix-the-functions-behind-the-instruction-differences).', '']

@@ -229,6 +229,29 @@ class RingArraysTest(unittest.TestCase):
         self.assertIsNone(decision.ring_arrays(types.SimpleNamespace(calls={}), pairs))
 
 
+class ContiguousTest(Fixture):
+    """attrib.txt's contiguous runs (fio's buffers in runs of contiguous
+    pages) get a table beside the bvec-per-page counts in REPORT.md and a
+    row of their own in DECISION.md's summary."""
+
+    def test_report_puts_the_contiguous_counts_beside_the_bvec_per_page_ones(self):
+        # the fixture's cache run stands in for a contiguous run: its
+        # insncount tsv gives +41.0 at randread-4k-qd1 (the repeat figure
+        # of the residue tests), the insns run +45.2 (+11.68 %)
+        run = self.bench_run(links=LINKS + 'contiguous ../attr/cache\n')
+        report.Report(run).write(plots=False)
+        text = self.read(run, 'REPORT.md')
+        self.assertIn('With contiguous buffers, from `../attr/cache`', text)
+        row = [ln for ln in text.splitlines() if ln.startswith('| fake | randread-4k-qd1 |') and '+41.0' in ln]
+        self.assertEqual(len(row), 1, row)
+        self.assertIn('| +11.68 % |', row[0])
+
+    def test_without_a_contiguous_run_there_is_no_table(self):
+        run = self.bench_run()
+        report.Report(run).write(plots=False)
+        self.assertNotIn('With contiguous buffers', self.read(run, 'REPORT.md'))
+
+
 class RenderTest(Fixture):
     def test_report_carries_the_exact_counts_near_the_headline(self):
         run = self.bench_run()
