@@ -820,6 +820,15 @@ def counted_at(points, counted):
     return 'only at ' + ', '.join(counted)
 
 
+def ahead_by_size(signs):
+    """Who is ahead, by size class, for a summary row: SIGNS is {size:
+    {sg_ring's count > sg_table's, at each point of the size}}; a size is
+    the kernel with fewer instructions at every point, or 'mixed'."""
+    ahead = {s: CONTROL if v == {True} else RING if v == {False} else 'mixed' for s, v in signs.items()}
+    return '; '.join(f'{w} at {", ".join(s for s in ahead if ahead[s] == w)}'
+                     for w in (CONTROL, RING, 'mixed') if w in ahead.values())
+
+
 def same_layout(ev, pairs, kind='insns'):
     """'; ... at K of N points': where the attribution's buffers (of
     attrib.txt's KIND runs) had one layout (bvecs per I/O,
@@ -1378,9 +1387,7 @@ class Decision:
                 x, y = (sum(ev.insns[(d, p)][v].values()) for v in (CONTROL, RING))
                 parts.append(f'{d} {p} {attrib.sfmt(y - x)} ({pct(y, x):+.2f} %)')
                 signs.setdefault(model.size_class(p), set()).add(y > x)
-            ahead = {s: CONTROL if v == {True} else RING if v == {False} else 'mixed' for s, v in signs.items()}
-            who = '; '.join(f'{w} at {", ".join(s for s in ahead if ahead[s] == w)}'
-                            for w in (CONTROL, RING, 'mixed') if w in ahead.values())
+            who = ahead_by_size(signs)
             pts = {p for _, p in pairs}
             where = ('every point of the run' if set(run.points) <= pts else
                      ', '.join(sorted({p.split('-')[0] + ' qd' + str(model.split_point(p)[2]) for p in pts})))
@@ -1440,9 +1447,7 @@ class Decision:
             parts.append(f'{d} {p} {attrib.sfmt(y - x)} ({pct(y, x):+.2f} %'
                          + (f', {attrib.fmt(bv[1])} bvecs' if bv else '') + ')')
             signs.setdefault(model.size_class(p), set()).add(y > x)
-        ahead = {s: CONTROL if v == {True} else RING if v == {False} else 'mixed' for s, v in signs.items()}
-        who = '; '.join(f'{w} at {", ".join(s for s in ahead if ahead[s] == w)}'
-                        for w in (CONTROL, RING, 'mixed') if w in ahead.values())
+        who = ahead_by_size(signs)
         self.summary.append(('Instructions per I/O, exact, with contiguous buffers (multi-page bvecs, as the '
                              'bench\'s buffers have)', who,
                              'sg_ring - sg_table per I/O (bvecs per I/O): ' + ', '.join(parts)
