@@ -635,7 +635,7 @@ class Report:
                 if verdict == 'moved':
                     cell += ' (changed between the runs)'
                 elif verdict == 'kernels':
-                    cell += ' (the kernels\' differ)'
+                    cell += ' (the kernels\' layouts differ)'
             L.append(f'| {d} | {p} | {attrib.fmt(x)} | {attrib.fmt(y)} | {sfmt(y - x)} | '
                      f'{pct(100.0 * (y - x) / x)} | {at_one} | {attrib.fmt(mx)} / {attrib.fmt(my)} '
                      f'({sfmt(my - mx)}) | {cell} |')
