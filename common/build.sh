@@ -20,7 +20,8 @@
 # yet are named, not fatal.
 #
 # Tree: build/<variant>/src (common/tree.sh), objects: build/<variant>/obj.
-# Config: tinyconfig + common/guest.config + variants/<variant>/config, merged
+# Config: tinyconfig + common/guest.config + common/distro.config (Debian's
+# -O2, mitigations and hardening) + variants/<variant>/config, merged
 # with the kernel's scripts/kconfig/merge_config.sh; every option the
 # fragments ask for is checked in the final .config.
 # Output: build/<variant>/obj/arch/x86/boot/bzImage, the modules installed
@@ -46,7 +47,7 @@ fi
 jobs=${JOBS:-$(($(nproc) + 1))}
 
 t0=$(date +%s)
-fragments=("$top/common/guest.config")
+fragments=("$top/common/guest.config" "$top/common/distro.config")
 [ -f "$vroot/$variant/config" ] && fragments+=("$vroot/$variant/config")
 [ "$flavour" = debug ] && fragments+=("$top/common/debug.config")
 [ "$flavour" = iommu ] && fragments+=("$top/bench/iommu.config")
