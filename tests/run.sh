@@ -64,6 +64,14 @@ else
 	result config/variants-differ-only-as-declared failed "$(echo "$why" | tail -n 1)"
 	echo "$why" | sed 's/^/    /'
 fi
+# the same inlining in every kernel for the code they share, unless a
+# design requires otherwise (common/inline.accepted says why)
+if "$top/common/check-inline.py" $(variants) >"$runs/check-inline.txt" 2>&1; then
+	result config/same-inlining-in-every-kernel passed "$(tail -n 1 "$runs/check-inline.txt" | cut -c15-70)"
+else
+	result config/same-inlining-in-every-kernel failed "$(tail -n 1 "$runs/check-inline.txt")"
+	grep -v '^accepted: ' "$runs/check-inline.txt" | sed 's/^/    /'
+fi
 
 # --- patches: checkpatch --strict, no errors ------------------------------
 "$top/common/check-patches.sh" >"$runs/checkpatch.txt" 2>"$runs/checkpatch.err"
