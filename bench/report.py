@@ -8,16 +8,22 @@ points in the same shuffled order with the same fio random seed, so each
 repeat gives one difference per point: sg_ring's guest ns per completed I/O
 (the measured window over the I/Os completed in it) against sg_table's, in
 % of sg_table's.  Per point the report gives the mean of those per-repeat
-differences with its 95 % t interval, and the point's resolution: the
-larger of its quantisation floor (one I/O over the I/Os completed in the
-window, plus fio's whole-millisecond clock over the window) and the
-minimum detectable effect of its paired spread (two-sided 5 %, power
-80 %).  A difference is significant only where the paired t test's p
-value, Holm-adjusted over every point of every device, is below 5 % and
-the difference exceeds its floor; a point whose repeats all give the same
-difference has no spread to test and is never called significant; a
-point whose difference and interval both lie under its floor is "not
-resolved": the rig cannot tell the kernels apart there.  Repeats differ by
+differences with its 95 % t interval, printed no narrower than the
+point's quantisation floor (± the larger of the two: the floor is one
+I/O over the I/Os completed in the window, plus fio's whole-millisecond
+clock over the window), and the point's resolution: the larger of its
+floor and the minimum detectable effect of its paired spread (two-sided
+5 %, power 80 %).  A difference is significant only where the paired t
+test's p value, Holm-adjusted over every point of every device, is below
+5 % and the difference exceeds its floor.  A point where both kernels
+completed the same I/Os in every repeat is one observation: its repeats
+are copies of one run (in icount mode they differ only by fio's clock
+and rounding), so it has no interval, no test and no resolution and is
+never called significant; nor is a point whose repeats all give the same
+difference (a spread within 1e-9 of the ratio it is taken from is float
+rounding), which has no spread to test.  A point whose difference and interval both lie under
+its floor is "not resolved": the rig cannot tell the kernels apart
+there.  Repeats differ by
 the seed, by the order of the points (what ran before a point changes the
 physical layout of fio's buffers and the slab state) and, on the QEMU
 disks, by host time.  In the deterministic mode (icount) guest time counts
@@ -101,13 +107,17 @@ def sfmt(x):
 
 
 def plus_minus(c):
-    """A difference with its 95 % interval; where every repeat gave the
-    same difference there is no interval to print (and no test: such a
-    point is never called significant), and the cell says so instead of
-    '± 0.00 %'."""
+    """A difference with its 95 % interval, floored (model.Comparison.pm:
+    never narrower than the floor).  One observation (model.Comparison.
+    single: one repeat, or the same I/O counts in every repeat on both
+    kernels) has no interval and says so; where every repeat gave the same
+    difference there is no test (such a point is never called
+    significant), and the cell says so too."""
+    if c.single:
+        return f'{pct(c.mean)}, one observation'
     if c.half == 0:
-        return f'{pct(c.mean)}, the same in all {c.n} repeats'
-    return f'{pct(c.mean)} ± {pct(c.half, False)}'
+        return f'{pct(c.mean)} ± {pct(c.pm, False)}, the same in all {c.n} repeats'
+    return f'{pct(c.mean)} ± {pct(c.pm, False)}'
 
 
 def cell(c):
@@ -115,6 +125,8 @@ def cell(c):
     resolution, and the verdict where it is not 'no difference shown'."""
     if c is None:
         return 'n/a'
+    if c.verdict() == 'one observation':
+        return f'{plus_minus(c)} (floor {pct(c.floor, False)})'
     if not c.resolved:
         return f'not resolved (floor {pct(c.floor, False)})'
     txt = f'{plus_minus(c)} (res. {pct(c.resolution, False)})'
@@ -203,28 +215,31 @@ class Report:
             L += [f'## Answer: {o} against {m.control}, guest time per I/O', '',
                   f'Per device and block size: the mean over the size\'s points (rw x queue depth) of the '
                   f'paired per-repeat differences in guest ns per completed I/O, {o} minus {m.control} in % '
-                  f'of {m.control} (negative: {o} is faster), with its 95 % interval and the resolution '
-                  '(larger of the quantisation floor and the minimum detectable effect); **bold**: '
+                  f'of {m.control} (negative: {o} is faster), with its 95 % interval (at least the '
+                  'quantisation floor) and the resolution (larger of the floor and the minimum detectable '
+                  'effect); one observation: the same I/O counts in every repeat on both kernels at each '
+                  'of the size\'s points, or one repeat (no interval, no test); **bold**: '
                   'significant (Holm over these rows). Method and per-point figures below.', '',
                   '| device | size | difference per I/O | ns per I/O | resolution | points significant (of) | verdict |',
                   '|---|---|---|---|---|---|---|']
             for (d, s), (c, pts) in self.cls[o].items():
                 sig = [p for p, pc in pts if pc.significant]
                 signs = sorted({'+' if pc.mean > 0 else '-' for _, pc in pts if pc.significant})
-                diff = (plus_minus(c) if c.resolved else
+                diff = (plus_minus(c) if c.resolved or c.verdict() == 'one observation' else
                         f'not resolved ({pct(c.mean)})')
+                res = f'floor {pct(c.floor, False)}' if c.single else pct(c.resolution, False)
                 L.append(f'| {d} | {s} | {"**" + diff + "**" if c.significant else diff} | '
-                         f'{c.mean_abs:+.0f} of {num(statistics.fmean(c.base))} | {pct(c.resolution, False)} | '
+                         f'{c.mean_abs:+.0f} of {num(statistics.fmean(c.base))} | {res} | '
                          f'{len(sig)} of {len(pts)}' + (f' ({"/".join(signs)})' if signs else '')
                          + f' | {c.verdict()} |')
             L.append('')
             fam = self.fam[o].values()
-            ok = sum(1 for c in fam if c.resolution <= 0.5)
-            by_floor = sum(1 for c in fam if c.floor > 0.5)
-            L += [f'{ok} of {len(fam)} points resolve a difference of 0.5 % or less; of the others, '
-                  f'{by_floor} cannot because their window holds too few I/Os (quantisation floor) and '
-                  f'{len(fam) - ok - by_floor} because their repeats spread (minimum detectable effect, '
-                  'or a single repeat).', '']
+            k = model.resolving(fam)
+            L += [f'{k["resolve"]} of {len(fam)} points resolve a difference of 0.5 % or less (their '
+                  f'resolution is at most 0.5 %); of the others, {k["floor"]} cannot because their window '
+                  f'holds too few I/Os (quantisation floor), {k["one"]} because they are one observation '
+                  '(the same I/O counts in every repeat on both kernels, or one repeat: no interval) and '
+                  f'{k["spread"]} because their repeats spread (minimum detectable effect).', '']
         if os.path.isdir(os.path.join(self.run, 'raw', 'decision')):
             L += ['The decision criteria beside speed (churn, complexity, API surface, conversion cost, '
                   'memory per command) and the verdict on each: [DECISION.md](DECISION.md).', '']
@@ -266,7 +281,9 @@ class Report:
         m, L = self.m, self.lines
         for o in m.others:
             L += [f'## Per point: {o} against {m.control}, guest ns per I/O', '',
-                  f'Paired difference in % of {m.control} ± 95 % interval (res.: resolution); '
+                  f'Paired difference in % of {m.control} ± 95 % interval, at least the floor (res.: '
+                  'resolution); one observation: the same I/O counts in every repeat on both kernels, or '
+                  'one repeat (no interval, no test); '
                   '**bold** where significant (Holm over all cells). Every metric of every point: '
                   '[points.csv](points.csv).', '',
                   '| point | ' + ' | '.join(m.devices) + ' |', '|---|' + '---|' * len(m.devices)]
@@ -898,8 +915,8 @@ class Report:
             # the resolved effects (an interval wider than the axis is
             # clipped and marked), unresolved points are hollow
             fam = self.fam[o]
-            lim = [abs(c.mean) + c.half for c in fam.values() if c.significant] or \
-                [abs(c.mean) + c.half for c in fam.values() if c.resolved and c.half < 1]
+            lim = [abs(c.mean) + c.pm for c in fam.values() if c.significant] or \
+                [abs(c.mean) + c.pm for c in fam.values() if c.resolved and c.pm < 1]
             lim = max([0.5] + lim) * 1.3
             rows = [(d, p) for d in m.devices for p in m.points]
             fig, axes = plt.subplots(1, len(sizes), figsize=(2.6 * len(sizes) + 1.5, 0.16 * len(rows) / len(sizes) + 1.2),
@@ -911,12 +928,12 @@ class Report:
                     if c is None:
                         continue
                     col = ('tab:red' if c.mean > 0 else 'tab:green') if c.significant else 'tab:gray'
-                    half = 0 if math.isnan(c.half) else min(c.half, lim)
+                    half = 0 if math.isnan(c.pm) else min(c.pm, lim)
                     x = max(-lim, min(lim, c.mean))
                     ax.errorbar([x], [y], xerr=[[half], [half]], fmt='o', color=col, ms=3.5, capsize=1.5,
                                 mfc=col if c.resolved else 'white', lw=0.8)
-                    if c.half > lim:
-                        ax.annotate(f'±{c.half:.0f}', (lim, y), fontsize=5, ha='right', va='center')
+                    if c.pm > lim:
+                        ax.annotate(f'±{c.pm:.0f}', (lim, y), fontsize=5, ha='right', va='center')
                 ax.set_yticks(range(len(sel)))
                 ax.set_yticklabels([f'{d} {p.split("-")[0]}-qd{model.split_point(p)[2]}' for d, p in sel],
                                    fontsize=5.5)
@@ -926,8 +943,8 @@ class Report:
                 ax.set_title(s, fontsize=8)
                 ax.tick_params(axis='x', labelsize=6)
                 ax.grid(axis='x', lw=0.3)
-            fig.supxlabel(f'guest ns per I/O, {o} vs {m.control}, % (95 % interval; red/green: significant, '
-                          'hollow: not resolved)', fontsize=7)
+            fig.supxlabel(f'guest ns per I/O, {o} vs {m.control}, % (95 % interval, at least the floor; '
+                          'red/green: significant, hollow: not resolved or one observation)', fontsize=7)
             fig.tight_layout()
             fig.savefig(os.path.join(self.run, 'plots', f'diff-{o}.png'), dpi=100, metadata={'Software': None})
             plt.close(fig)

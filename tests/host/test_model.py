@@ -2,8 +2,10 @@
 read through it: only valid metrics, paired statistics with a stated
 resolution, the headline, DECISION.md from raw files alone."""
 import json
+import math
 import os
 import shutil
+import statistics
 import sys
 import tempfile
 import unittest
@@ -35,7 +37,7 @@ def fio_json(point, ios, ms, inflight=0, lat_ns=1000.0):
 
 def make_run(top, name, ios, points=('randread-4k-qd1',), devices=('fake',), extra_meta=()):
     """A run directory: IOS[(device, variant, point)] = [I/Os per repeat]
-    in a 300 ms window each."""
+    in a 300 ms window each, or [(I/Os, window ms) per repeat]."""
     run = os.path.join(top, name)
     reps = max(len(v) for v in ios.values())
     os.makedirs(os.path.join(run, 'raw'))
@@ -49,10 +51,11 @@ def make_run(top, name, ios, points=('randread-4k-qd1',), devices=('fake',), ext
         f.write(''.join(line + '\n' for line in extra_meta))
     for (d, v, p), per_rep in ios.items():
         for r, n in enumerate(per_rep, 1):
+            n, ms = n if isinstance(n, tuple) else (n, 300)
             out = os.path.join(run, 'raw', d, v, f'r{r}', 'share', 'out')
             os.makedirs(out, exist_ok=True)
             with open(os.path.join(out, p + '.json'), 'w') as f:
-                json.dump(fio_json(p, n, 300, inflight=10), f)
+                json.dump(fio_json(p, n, ms, inflight=10), f)
             with open(os.path.join(run, 'raw', d, v, f'r{r}', 'RESULT'), 'w') as f:
                 f.write('pass\n')
     return run
@@ -159,6 +162,92 @@ class StatisticsTest(unittest.TestCase):
         self.assertGreater(c.mde, c.half)          # power 80 % needs more than the interval
         self.assertEqual(c.resolution, max(c.floor, c.mde))
 
+    # ref-icount-4's real randread-4M-qd32: 473 against 475 I/Os in all
+    # three repeats, windows of 2462, 2461 and 2461 ms on both kernels.
+    # The differences agree but for float rounding (sd 1e-14 %), which
+    # `sd > 0` took for spread: bold "-0.42 % ± < 0.01 %", p = 2e-28.
+    WIN = (2462, 2461, 2461)
+
+    def test_near_equal_float_spread_counts_as_none(self):
+        a = [w * 1e6 / 473 for w in self.WIN]
+        b = [w * 1e6 / 475 for w in self.WIN]
+        c = model.paired(a, b, model.quantum_floor(473, 2461))
+        self.assertGreater(statistics.stdev(c.diffs), 0)   # the rounding is there
+        self.assertLess(statistics.stdev(c.diffs), 1e-12)
+        model.holm([c])
+        self.assertFalse(c.single)
+        self.assertIsNone(c.p)
+        self.assertEqual((c.half, c.mde), (0.0, 0.0))
+        self.assertFalse(c.significant)
+        self.assertEqual(c.pm, c.floor)                    # ± the floor, not < 0.01 %
+        self.assertEqual(c.resolution, c.floor)
+        self.assertEqual(report.plus_minus(c), '-0.42 % ± 0.25 %, the same in all 3 repeats')
+        # a real spread of the same size as the difference is still tested
+        d = model.paired([100.0, 100.0, 100.0], [99.5, 99.6, 99.55], 0.1)
+        self.assertIsNotNone(d.p)
+
+    def test_the_same_io_counts_in_every_repeat_are_one_observation(self):
+        # with the window's whole milliseconds the repeats differ (real
+        # read-4M-qd32 of ref-icount-4: sg_ring 2462, 2461, 2461 ms against
+        # 2461 ms each: "-0.41 % ± 0.06 %", significant), but every repeat
+        # completed the same I/Os: one observation, no p, no interval
+        self.assertEqual(model.Comparison([-0.4, -0.4, -0.44], 0.25, [1.0]).single, False)
+        c = model.paired([2461e6 / 473] * 3, [w * 1e6 / 475 for w in self.WIN], model.quantum_floor(473, 2461),
+                         single=True)
+        model.holm([c])
+        self.assertTrue(c.single)
+        self.assertIsNone(c.p)
+        self.assertIsNone(c.p_holm)
+        self.assertTrue(math.isnan(c.half) and math.isnan(c.pm) and math.isnan(c.resolution))
+        self.assertFalse(c.significant)
+        self.assertFalse(c.resolved)
+        self.assertFalse(c.resolves(0.5))
+        self.assertEqual(c.verdict(), 'one observation')   # -0.41 % is beyond the 0.25 % floor
+        self.assertNotIn('±', report.cell(c))
+        self.assertEqual(report.cell(c), '-0.41 %, one observation (floor 0.25 %)')
+        # under the floor it is not resolved, as one repeat is
+        self.assertEqual(model.paired([100.0] * 2, [100.1] * 2, 0.3, single=True).verdict(), 'not resolved')
+        self.assertEqual(model.paired([100.0], [101.0], 0.3).verdict(), 'one observation')
+
+    def test_run_compare_finds_the_repeated_io_counts(self):
+        tmp = tempfile.mkdtemp()
+        try:
+            p = ('randread-4M-qd32', 'read-4M-qd32', 'randread-4k-qd1')
+            ios = {('real', 'sg_table', p[0]): list(zip([473] * 3, self.WIN)),
+                   ('real', 'sg_ring', p[0]): list(zip([475] * 3, self.WIN)),
+                   ('real', 'sg_table', p[1]): [(473, 2461)] * 3,
+                   ('real', 'sg_ring', p[1]): list(zip([475] * 3, self.WIN)),
+                   # one kernel's counts repeat, the other's do not: tested
+                   ('real', 'sg_table', p[2]): [18925, 18925, 18925],
+                   ('real', 'sg_ring', p[2]): [18808, 18809, 18803]}
+            m = model.Run(make_run(tmp, 'r', ios, p, ('real',)))
+            fam = m.family('sg_ring')
+            self.assertTrue(fam[('real', p[0])].single)
+            self.assertTrue(fam[('real', p[1])].single)
+            self.assertFalse(fam[('real', p[2])].single)
+            self.assertTrue(fam[('real', p[2])].significant)
+            self.assertFalse(any(fam[('real', x)].significant for x in p[:2]))
+            # latency is not the I/O count over the window: tested as it spreads
+            self.assertFalse(m.compare('real', p[0], 'sg_ring', 'lat_mean_us').single)
+            # the size class of one-observation points is one observation
+            cls = m.classes('sg_ring')
+            self.assertTrue(cls[('real', '4M')][0].single)
+            self.assertFalse(cls[('real', '4k')][0].single)
+            self.assertEqual(model.resolving(fam.values()), {'resolve': 1, 'floor': 0, 'one': 2, 'spread': 0})
+        finally:
+            shutil.rmtree(tmp)
+
+    def test_plus_minus_is_at_least_the_floor(self):
+        # repeats that agree to 0.01 % at a point whose floor is 0.3 %
+        c = model.paired([100.0, 100.0, 100.0], [101.0, 101.01, 100.99], 0.3)
+        self.assertLess(c.half, 0.03)
+        self.assertEqual(c.pm, 0.3)
+        self.assertEqual(report.plus_minus(c), '+1.00 % ± 0.30 %')
+        # a spread wider than the floor is printed as it is
+        d = model.paired([100.0, 100.0, 100.0], [101.0, 103.0, 99.0], 0.3)
+        self.assertEqual(d.pm, d.half)
+        self.assertEqual(report.plus_minus(d), f'+1.00 % ± {d.half:.2f} %')
+
 
 class ReportTest(unittest.TestCase):
     def setUp(self):
@@ -204,7 +293,8 @@ class ReportTest(unittest.TestCase):
 
     def test_repeats_that_agree_exactly_say_so(self):
         # ref-icount-3's real randwrite-4M-qd32: both kernels gave the same
-        # I/O count in every repeat, printed '-0.44 % ± 0.00 %'
+        # I/O count in every repeat, printed '-0.44 % ± 0.00 %': one
+        # observation, with no interval
         points = ['randwrite-4M-qd32']
         ios = {('real', 'sg_table', points[0]): [3000, 3000, 3000],
                ('real', 'sg_ring', points[0]): [3030, 3030, 3030]}
@@ -212,8 +302,41 @@ class ReportTest(unittest.TestCase):
         report.Report(run).write(plots=False)
         text = self.read(run, 'REPORT.md')
         self.assertNotIn('± 0.00 %', text)
-        self.assertIn(', the same in all 3 repeats (res.', text)
+        self.assertIn('| randwrite-4M-qd32 | -0.99 %, one observation (floor 0.37 %) |', text)
+        self.assertIn('| real | 4M | -0.99 %, one observation | -990 of 100000 | floor 0.37 % | 0 of 1 | '
+                      'one observation |', text)
+        self.assertIn('0 of 1 points resolve a difference of 0.5 % or less', text)
+        self.assertIn(', 1 because they are one observation', text)
         self.assertNotIn('**-0.99 %', text)  # never significant without spread
+
+    def test_identical_io_counts_are_never_significant_in_the_report(self):
+        # ref-icount-4's real randread-4M-qd32, read-4M-qd32 and
+        # write-4M-qd32: bold, significant, on the same I/O counts in every
+        # repeat; beside them a point whose counts vary
+        points = ['randread-4M-qd32', 'read-4M-qd32', 'randread-4k-qd1']
+        ios = {('real', 'sg_table', points[0]): [(473, w) for w in StatisticsTest.WIN],
+               ('real', 'sg_ring', points[0]): [(475, w) for w in StatisticsTest.WIN],
+               ('real', 'sg_table', points[1]): [(473, 2461)] * 3,
+               ('real', 'sg_ring', points[1]): [(475, w) for w in StatisticsTest.WIN],
+               ('real', 'sg_table', points[2]): [18925, 18920, 18924],
+               ('real', 'sg_ring', points[2]): [18808, 18809, 18803]}
+        run = make_run(self.tmp, 'icount', ios, points, ('real',))
+        report.Report(run).write(plots=False)
+        text = self.read(run, 'REPORT.md')
+        self.assertIn('| randread-4M-qd32 | -0.42 %, one observation (floor 0.25 %) |', text)
+        self.assertIn('| read-4M-qd32 | -0.41 %, one observation (floor 0.25 %) |', text)
+        self.assertIn('| real | 4M | -0.41 %, one observation | -21558 of 5203312 | floor 0.25 % | 0 of 2 | '
+                      'one observation |', text)
+        self.assertRegex(text, r'\| randread-4k-qd1 \| \*\*\+0\.62 % ± 0\.34 % \(res\. 0\.34 %\)\*\* \|')
+        with open(os.path.join(run, 'points.csv')) as f:
+            rows = [ln.split(',') for ln in f if ',ns_per_io,sg_ring,' in ln]
+        # vs_control_ci95_pct and p empty, significant 0 at the two 4M points
+        head = 'device,point,metric,kernel,n,median,mean,ci95,vs_control_pct,vs_control_ci95_pct,floor_pct,' \
+            'mde_pct,p,p_holm,significant,resolved'.split(',')
+        got = {r[1]: dict(zip(head, r)) for r in rows}
+        for p in points[:2]:
+            self.assertEqual((got[p]['vs_control_ci95_pct'], got[p]['p'], got[p]['significant']), ('', '', '0'))
+        self.assertEqual(got[points[2]]['significant'], '1')
 
     def test_single_repeat_renders_and_says_so(self):
         # make test's small bench runs REPEATS=1; its resume check reads 'Status: complete'
