@@ -1338,7 +1338,9 @@ class Decision:
         for cls, rows in sorted(groups.items(), key=lambda kv: kv[0] != 'scsi_debug'):
             devs = ', '.join(sorted({d for d, _, _ in rows}))
             sig = [c.mean for _, _, c in rows if c.significant]
-            unres = sum(1 for _, _, c in rows if not c.resolved)
+            fine = model.resolving([c for _, _, c in rows])['resolve']
+            one = sum(1 for _, _, c in rows if c.verdict() == 'one observation')
+            unres = sum(1 for _, _, c in rows if c.verdict() == 'not resolved')
             if not sig:
                 ahead, how = 'neither shown', 'no point significant'
             else:
@@ -1347,7 +1349,10 @@ class Decision:
                        f'{len(sig)} significant points')
             self.summary.append((f'Guest time per I/O (fio over {cls}: {devs})', ahead,
                                  f'{how} of {len(rows)} (paired, Holm); {unres} not resolved by the rig; '
-                                 'per size class with resolution in REPORT.md',
+                                 + (f'{one} one observation (beyond the floor, but the same I/O counts in '
+                                    'every repeat on both kernels: no interval, no test); ' if one else '')
+                                 + f'{fine} of {len(rows)} resolve a 0.5 % difference (resolution at most '
+                                 '0.5 %); per size class with resolution in REPORT.md',
                                  'REPORT.md#answer-sg_ring-against-sg_table-guest-time-per-io'))
         mb = {}
         for v in (CONTROL, RING):

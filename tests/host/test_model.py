@@ -399,6 +399,23 @@ class DecisionFromRawTest(unittest.TestCase):
         text = self.render(run)
         self.assertIn('| neither shown | no point significant of 1 (paired, Holm); 1 not resolved', text)
 
+    def test_identical_io_counts_are_one_observation_and_resolve_nothing(self):
+        # real randwrite-4M-qd32 of ref-icount-4 (504 against 506 I/Os in
+        # every repeat) beside a point that resolves 0.5 %
+        pts = ('randwrite-4M-qd32', 'randread-4k-qd1')
+        run = make_run(self.tmp, 'one', {('real', 'sg_table', pts[0]): [(504, 2460)] * 3,
+                                         ('real', 'sg_ring', pts[0]): [(506, 2459)] * 3,
+                                         ('real', 'sg_table', pts[1]): [18925, 18920, 18924],
+                                         ('real', 'sg_ring', pts[1]): [18808, 18809, 18803]},
+                       points=pts, devices=('real',))
+        shutil.copytree(os.path.join(DATA, 'decision-run', 'raw', 'decision'), os.path.join(run, 'raw', 'decision'))
+        text = self.render(run)
+        self.assertIn('| Guest time per I/O (fio over scsi_debug: real) | sg_table | sg_ring +0.62 % to +0.62 % '
+                      'guest ns per I/O at the 1 significant points of 2 (paired, Holm); 0 not resolved by the rig; '
+                      '1 one observation (beyond the floor, but the same I/O counts in every repeat on both '
+                      'kernels: no interval, no test); 1 of 2 resolve a 0.5 % difference (resolution at most '
+                      '0.5 %); per size class', text)
+
 
 if __name__ == '__main__':
     unittest.main()
