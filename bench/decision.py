@@ -28,6 +28,7 @@ import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import attrib  # noqa: E402
+import mdtable  # noqa: E402
 import model  # noqa: E402
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -1572,7 +1573,7 @@ class Decision:
                 'Trees:', ''] + [f'- {t}' for t in trees] + ['',
                 '## Summary', '',
                 '| criterion | ahead | by how much | evidence |', '|---|---|---|---|']
-        head += [f'| {c} | {a} | {b} | [{l.split("#")[-1] if "#" in l else l}]({l}) |' for c, a, b, l in self.summary]
+        head += [mdtable.row(c, a, b, f'[{l.split("#")[-1] if "#" in l else l}]({l})') for c, a, b, l in self.summary]
         head += ['', 'What this rig cannot show:', '',
                  self.cannot_show(),
                  '- Complexity is measured on this port (ours) of the 2007 design against 6.1\'s matured '

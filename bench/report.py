@@ -42,6 +42,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import attrib  # noqa: E402
 import fiojson  # noqa: E402
+import mdtable  # noqa: E402
 import model  # noqa: E402
 from model import request_kib  # noqa: E402,F401  (tests use it from here)
 
@@ -751,8 +752,9 @@ class Report:
                   '|---|---|---|---|' + ('---|' if rres else '') + '---|']
             for cls, label, reason, rows, net in res['items']:
                 fns = ', '.join(f'`{fn}` {attrib.fmt(x)} / {attrib.fmt(y)}' for fn, x, y, _ in rows)
-                L.append(f'| {label} | {cls} | {fns} | {sfmt(net)} |'
-                         + (f' {sfmt(rnet[label]) if label in rnet else "-"} |' if rres else '') + f' {reason} |')
+                L.append(mdtable.row(label, cls, fns, sfmt(net))
+                         + (f' {sfmt(rnet[label]) if label in rnet else "-"} |' if rres else '')
+                         + f' {mdtable.cell(reason)} |')
             big = ', '.join(f'`{n}` {sfmt(x)}' for x, n in res['remainder'][:6])
             L.append(f'| remainder | N/2N residue | {len(res["remainder"])} other functions; the largest: '
                      f'{big} | {sfmt(res["rest"])} |' + (f' {sfmt(rres["rest"])} |' if rres else '')
