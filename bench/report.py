@@ -21,9 +21,9 @@ are copies of one run (in icount mode they differ only by fio's clock
 and rounding), so it has no interval, no test and no resolution and is
 never called significant; nor is a point whose repeats all give the same
 difference (a spread within 1e-9 of the ratio it is taken from is float
-rounding), which has no spread to test.  A point whose difference and interval both lie under
-its floor is "not resolved": the rig cannot tell the kernels apart
-there.  Repeats differ by
+rounding), which has no spread to test.  A point whose difference and
+interval both lie under its floor is "not resolved": the rig cannot tell
+the kernels apart there.  Repeats differ by
 the seed, by the order of the points (what ran before a point changes the
 physical layout of fio's buffers and the slab state) and, on the QEMU
 disks, by host time.  In the deterministic mode (icount) guest time counts
