@@ -141,12 +141,13 @@ class ResidueTest(Fixture):
     def test_committed_classification_names_functions_of_the_attribution_run(self):
         # every function bench/attrib-residue.txt names ran in one of the
         # kernels at a 4k point of the run the reference run draws on (a
-        # misspelt name would silently leave its cost to the remainder)
+        # misspelt name would silently leave its cost to the remainder):
+        # tests/data/attrib-ref-4k holds that run's randread-4k-qd1 counts
+        # (results/attrib-20261205-layout, ref-icount-4's insns run)
         attrib.RESIDUE = self.residue
-        ref = os.path.join(TOP, 'results', 'ref-icount-4')
-        if not os.path.exists(os.path.join(ref, attrib.LINKS)):
-            self.skipTest('results/ref-icount-4 has no attrib.txt')
+        ref = os.path.join(DATA, 'attrib-ref-4k')
         ev = attrib.Evidence(ref, ['randread-4k-qd1'])
+        self.assertEqual(sorted(ev.insns), [('fake', 'randread-4k-qd1'), ('real', 'randread-4k-qd1')])
         ran = set()
         for per in ev.insns.values():
             for pio in per.values():

@@ -9,7 +9,8 @@ import unittest
 HERE = os.path.dirname(os.path.abspath(__file__))
 TOP = os.path.dirname(os.path.dirname(HERE))
 REPORT = os.path.join(TOP, 'tests', 'reliability', 'report.py')
-REF = os.path.join(TOP, 'results', 'reliability-20261203-0653')
+# one boot of results/reliability-20261203-0653 (in git history: results/INDEX.md)
+REF = os.path.join(TOP, 'tests', 'data', 'reliability-run')
 
 spec = importlib.util.spec_from_file_location('rel_report', REPORT)
 rel_report = importlib.util.module_from_spec(spec)
