@@ -312,7 +312,7 @@ def fold_cache(counts, system_map, kallsyms, points_file, outdir):
 
 def read_cache_tsv(path):
     meta, funcs = {}, {}
-    with open(path) as f:
+    with model.open_data(path) as f:
         for line in f:
             line = line.rstrip("\n")
             if line.startswith("# "):
@@ -349,7 +349,7 @@ def read_points(points_file):
 
 def read_tsv(path):
     meta, funcs = {}, {}
-    with open(path) as f:
+    with model.open_data(path) as f:
         for line in f:
             line = line.rstrip("\n")
             if line.startswith("# "):
@@ -552,6 +552,8 @@ def load(rundir):
             if not os.path.isdir(vdir):
                 continue
             for fn in sorted(os.listdir(vdir)):
+                if fn.endswith(".tsv.gz"):   # kept compressed (results/INDEX.md)
+                    fn = fn[:-3]
                 if fn.endswith(".cache.tsv"):
                     cdata.setdefault(dev, {}).setdefault(fn[:-10], {})[var] = read_cache_tsv(os.path.join(vdir, fn))
                 elif fn.endswith(".tsv"):

@@ -22,6 +22,7 @@ Metrics per row (the main direction of fio's json+ output):
                before and after the point)
 """
 import glob
+import gzip
 import io
 import json
 import math
@@ -72,6 +73,14 @@ def read_kv(path):
             if k:
                 out.setdefault(k, []).append(v)
     return out
+
+
+def open_data(path, mode='r'):
+    """PATH, or PATH.gz where a committed run keeps that file compressed
+    (results/INDEX.md): the same text (or bytes, mode 'rb') either way."""
+    if not os.path.exists(path) and os.path.exists(path + '.gz'):
+        return gzip.open(path + '.gz', mode if 'b' in mode else 'rt')
+    return open(path, mode)
 
 
 def main_direction(job):
@@ -200,7 +209,7 @@ def read_trace(tdir):
         for k in ('overrun:', 'commit', 'dropped'):
             for v in stats.get(k, []):
                 lost += int(v.split()[-1])
-        with open(os.path.join(cdir, 'trace_pipe_raw'), 'rb') as f:
+        with open_data(os.path.join(cdir, 'trace_pipe_raw'), 'rb') as f:
             raw = f.read()
         if len(raw) % page:
             raise ValueError(f'{cdir}/trace_pipe_raw: {len(raw)} bytes, not whole pages of {page}')
@@ -419,9 +428,9 @@ def read_json(path):
 
 
 def read_kallsyms(path):
-    """/proc/kallsyms -> {address: [names]}."""
+    """/proc/kallsyms (or kallsyms.gz) -> {address: [names]}."""
     out = {}
-    with open(path) as f:
+    with open_data(path) as f:
         for line in f:
             p = line.split()
             if len(p) >= 3:
