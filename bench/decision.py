@@ -36,14 +36,17 @@ CONTROL, RING = 'sg_table', 'sg_ring'
 
 # Functions compared side by side: role, who writes it, then per design the
 # (file, function) list that does the job.  The sg_table code is read from
-# the base (the control variant adds only tests), the sg_ring code from the
-# patched tree.
+# the control's tree (the base with common/series; the control variant adds
+# only tests), the sg_ring code from the patched tree.  The raw files keep
+# the label "base" for the control's side.
 ROLES = [
     ('allocate a chained list from the pools', 'API',
-     [('lib/sg_pool.c', 'sg_alloc_table_chained'), ('lib/scatterlist.c', '__sg_alloc_table')],
+     [('include/linux/scatterlist.h', 'sg_alloc_table_chained'), ('lib/sg_pool.c', '__sg_alloc_table_chained'),
+      ('lib/scatterlist.c', '__sg_alloc_table')],
      [('include/linux/sg_ring.h', 'sg_alloc_ring_chained'), ('lib/sg_pool.c', '__sg_alloc_ring_chained')]),
     ('free it', 'API',
-     [('lib/sg_pool.c', 'sg_free_table_chained'), ('lib/scatterlist.c', '__sg_free_table')],
+     [('include/linux/scatterlist.h', 'sg_free_table_chained'), ('lib/sg_pool.c', '__sg_free_table_chained'),
+      ('lib/scatterlist.c', '__sg_free_table')],
      [('include/linux/sg_ring.h', 'sg_free_ring_chained'), ('lib/sg_pool.c', '__sg_free_ring_chained'),
       ('lib/sg_pool.c', 'sg_ring_free_tail')]),
     ('map a request (block)', 'API',
@@ -705,7 +708,7 @@ def collect(rundir):
             files[f'numstat-{v}.txt'] = trees.git('diff', '--numstat', tree_of['base'], tree)
         # complexity: pmccabe over each file, kept for the compared functions;
         # the function text kept too (the API calls are counted from it)
-        for v, tree, col in (('base', tree_of['base'], 2), (RING, tree_of[RING], 3)):
+        for v, tree, col in (('base', tree_of[CONTROL], 2), (RING, tree_of[RING], 3)):
             pm, bodies = [], []
             for path in sorted({p for r in ROLES for p, _ in r[col]}):
                 text = trees.show(tree, path)
@@ -726,7 +729,7 @@ def collect(rundir):
             files[f'functions-{v}.c'] = ''.join(bodies)
         # surface: ctags of the API headers in both trees, JSON lines with
         # each record's path the header's path in the tree
-        for v, tree in (('base', tree_of['base']), (RING, tree_of[RING])):
+        for v, tree in (('base', tree_of[CONTROL]), (RING, tree_of[RING])):
             tags = []
             for h in SURFACE_HEADERS:
                 text = trees.show(tree, h)
@@ -749,7 +752,7 @@ def collect(rundir):
             files[f'ctags-{v}.json'] = ''.join(tags)
         # conversion cost: the changed accessors over the whole tree, before and after
         rx = '|'.join(ACCESSORS)
-        for v, tree in (('base', tree_of['base']), (RING, tree_of[RING])):
+        for v, tree in (('base', tree_of[CONTROL]), (RING, tree_of[RING])):
             files[f'accessors-{v}.txt'] = trees.grep(tree, '-n', '-o', '-w', '-E', rx,
                                                      ['*.c', '*.h', f':!{ACCESSOR_DEF}'])
         # the mechanical part of the conversion, done by the semantic patch
