@@ -20,6 +20,17 @@
  *
  * Prints one line saying what it did; exits 1, naming the cause, if any
  * step or the comparison failed.
+ *
+ * scatterio --sg-io DEVICE NPAGES LBA - SCSI passthrough from such buffers:
+ * one WRITE(10) of NPAGES pages at LBA from a buffer of NPAGES scattered
+ * pages, then one READ(10) of them into a second such buffer (poisoned
+ * before), each through ioctl(SG_IO) on DEVICE, which must be a block
+ * device (sd): its SG_IO maps the buffer itself with blk_rq_map_user(), so
+ * each page is a segment of the one command, and a passthrough command
+ * cannot be split: it fails if the queue cannot take NPAGES segments.
+ * (The sg driver's /dev/sg* would copy through its reserve buffer.)  On a
+ * failure it names errno, or the SCSI status, host_status, driver_status,
+ * residue and sense data.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -30,7 +41,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/fs.h>
+#include <scsi/sg.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -145,6 +160,132 @@ static unsigned long long size_arg(const char *s, int zero_ok)
 	return v;
 }
 
+/* the sense key, ASC and ASCQ of fixed or descriptor format sense data */
+static void sense_str(char *s, size_t len, const unsigned char *sb, int n)
+{
+	int key, asc, ascq, i, k;
+
+	if (n < 4) {
+		snprintf(s, len, "no sense data");
+		return;
+	}
+	if ((sb[0] & 0x7f) >= 0x72) {
+		key = sb[1] & 0xf;
+		asc = sb[2];
+		ascq = sb[3];
+	} else {
+		key = sb[2] & 0xf;
+		asc = n > 12 ? sb[12] : 0;
+		ascq = n > 13 ? sb[13] : 0;
+	}
+	k = snprintf(s, len, "sense key %#x, ASC %#x, ASCQ %#x (", key, asc, ascq);
+	for (i = 0; i < n && k > 0 && (size_t)k < len; i++)
+		k += snprintf(s + k, len - k, "%s%02x", i ? " " : "", sb[i]);
+	if (k > 0 && (size_t)k < len)
+		snprintf(s + k, len - k, ")");
+}
+
+/* one READ(10) or WRITE(10) of len bytes at lba through SG_IO, or die */
+static void sg_rw(int fd, const char *dev, int write, unsigned long long lba,
+		  unsigned int blocks, void *buf, size_t len)
+{
+	const char *op = write ? "WRITE(10)" : "READ(10)";
+	unsigned char cdb[10] = { 0 }, sense[32];
+	struct sg_io_hdr h;
+	char why[200];
+
+	cdb[0] = write ? 0x2a : 0x28;
+	cdb[2] = lba >> 24;
+	cdb[3] = lba >> 16;
+	cdb[4] = lba >> 8;
+	cdb[5] = lba;
+	cdb[7] = blocks >> 8;
+	cdb[8] = blocks;
+	memset(&h, 0, sizeof(h));
+	memset(sense, 0, sizeof(sense));
+	h.interface_id = 'S';
+	h.dxfer_direction = write ? SG_DXFER_TO_DEV : SG_DXFER_FROM_DEV;
+	h.cmd_len = sizeof(cdb);
+	h.cmdp = cdb;
+	h.dxfer_len = len;
+	h.dxferp = buf;
+	h.mx_sb_len = sizeof(sense);
+	h.sbp = sense;
+	h.timeout = 120000;	/* ms; TCG is slow */
+	if (ioctl(fd, SG_IO, &h) < 0)
+		die("%s: SG_IO %s of %zu bytes (%zu pages) at LBA %llu: %s (errno %d)%s",
+		    dev, op, len, len / psz, lba, strerror(errno), errno,
+		    errno == EINVAL ? ": the block layer could not map the buffer into one request (more segments than the queue's max_segments?)" : "");
+	if (h.status || h.host_status || h.driver_status || h.resid) {
+		sense_str(why, sizeof(why), sense, h.sb_len_wr);
+		die("%s: SG_IO %s of %zu bytes (%zu pages) at LBA %llu failed: SCSI status %#x, host_status %#x, driver_status %#x, residue %d, %s (%u ms)",
+		    dev, op, len, len / psz, lba, h.status, h.host_status,
+		    h.driver_status, h.resid, why, h.duration);
+	}
+}
+
+/*
+ * scatterio --sg-io DEVICE NPAGES LBA: one WRITE(10) of NPAGES scattered
+ * pages and one READ(10) of them back through SG_IO, compared.
+ */
+static int sg_io_main(int argc, char **argv)
+{
+	unsigned long long lba;
+	uint64_t seed, *w, *r;
+	size_t n, len, i;
+	struct stat st;
+	char *end;
+	int fd, lbs;
+
+	if (argc != 4) {
+		fprintf(stderr, "usage: scatterio --sg-io DEVICE NPAGES LBA (DEVICE a SCSI disk's block device, e.g. /dev/sdb)\n");
+		return 2;
+	}
+	n = strtoul(argv[2], &end, 10);
+	if (end == argv[2] || *end || !n)
+		die("'%s' is not a number of pages", argv[2]);
+	lba = strtoull(argv[3], &end, 10);
+	if (end == argv[3] || *end)
+		die("'%s' is not a logical block address", argv[3]);
+	len = n * psz;
+	pagemap = open("/proc/self/pagemap", O_RDONLY);
+	if (pagemap < 0)
+		die("/proc/self/pagemap: %s (needs CONFIG_PROC_PAGE_MONITOR)", strerror(errno));
+	fd = open(argv[1], O_RDWR);
+	if (fd < 0)
+		die("%s: %s", argv[1], strerror(errno));
+	if (fstat(fd, &st) || !S_ISBLK(st.st_mode))
+		die("%s is not a block device: --sg-io needs a disk's block device (sd), not /dev/sg*, whose driver copies through its reserve buffer",
+		    argv[1]);
+	if (ioctl(fd, BLKSSZGET, &lbs) || lbs <= 0)
+		die("%s: BLKSSZGET: %s", argv[1], strerror(errno));
+	if (len % lbs || len / lbs > 0xffff || lba + len / lbs > 0xffffffffULL)
+		die("%zu pages at LBA %llu do not fit one READ(10) of %d-byte blocks (at most 65535 blocks, below LBA 2^32)",
+		    n, lba, lbs);
+
+	w = (uint64_t *)scattered(n);
+	r = (uint64_t *)scattered(n);
+	check_scattered("write", (char *)w, n);
+	check_scattered("read", (char *)r, n);
+	seed = (uint64_t)time(NULL) << 20 ^ (uint64_t)getpid() << 40 ^ n;
+	for (i = 0; i < len / 8; i++)
+		w[i] = word(seed, lba * lbs + i * 8);
+	memset(r, 0xa5, len);
+
+	sg_rw(fd, argv[1], 1, lba, len / lbs, w, len);
+	sg_rw(fd, argv[1], 0, lba, len / lbs, r, len);
+	for (i = 0; i < len / 8; i++)
+		if (r[i] != word(seed, lba * lbs + i * 8))
+			die("data read back at byte %zu of the buffer differs: %#" PRIx64 ", written %#" PRIx64 " (seed %#" PRIx64 ")",
+			    i * 8, r[i], word(seed, lba * lbs + i * 8), seed);
+	/* the frames must not have moved while the I/O ran */
+	check_scattered("write", (char *)w, n);
+	check_scattered("read", (char *)r, n);
+	printf("SG_IO WRITE(10) and READ(10) of %zu bytes at LBA %llu (%d-byte blocks), each buffer %zu separate pages, no two neighbours physically adjacent: read back identical\n",
+	       len, lba, lbs, n);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	unsigned long long bs, total, off0, o;
@@ -152,11 +293,14 @@ int main(int argc, char **argv)
 	size_t n, i, ops;
 	int fd;
 
+	psz = sysconf(_SC_PAGESIZE);
+	if (argc > 1 && !strcmp(argv[1], "--sg-io"))
+		return sg_io_main(argc - 1, argv + 1);
 	if (argc != 5) {
-		fprintf(stderr, "usage: scatterio DEVICE BS TOTAL OFFSET (sizes in bytes, or with k, M, G)\n");
+		fprintf(stderr, "usage: scatterio DEVICE BS TOTAL OFFSET (sizes in bytes, or with k, M, G)\n"
+			"       scatterio --sg-io DEVICE NPAGES LBA\n");
 		return 2;
 	}
-	psz = sysconf(_SC_PAGESIZE);
 	bs = size_arg(argv[2], 0);
 	total = size_arg(argv[3], 0);
 	off0 = size_arg(argv[4], 1);
