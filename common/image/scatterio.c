@@ -260,7 +260,7 @@ static int sg_io_main(int argc, char **argv)
 	if (ioctl(fd, BLKSSZGET, &lbs) || lbs <= 0)
 		die("%s: BLKSSZGET: %s", argv[1], strerror(errno));
 	if (len % lbs || len / lbs > 0xffff || lba + len / lbs > 0xffffffffULL)
-		die("%zu pages at LBA %llu do not fit one READ(10) of %d-byte blocks (at most 65535 blocks, below LBA 2^32)",
+		die("%zu pages at LBA %llu do not fit one READ(10) or WRITE(10) of %d-byte blocks (at most 65535 blocks, below LBA 2^32)",
 		    n, lba, lbs);
 
 	w = (uint64_t *)scattered(n);
