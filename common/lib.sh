@@ -168,7 +168,29 @@ qdisk_boots="qemu-disks:virtio=file,pvscsi=file: qemu-disks-swiotlb:pvscsi=file:
 hba_boots="qemu-hba|mptsas=file,lsi=file,am53c974=file,ahci=file,usb=file,ide=file,virtio=cd,ahci=cd,lsi=cd|mptsas,lsi,am53c974,ahci,usb,ide|virtio,ahci,lsi
 qemu-hba-megasas|megasas=file|megasas|
 qemu-hba-megasas-gen2|megasas-gen2=file|megasas-gen2|"
-# Their kernel arguments: no_timer_check, because on q35 under a loaded TCG
-# host the IO-APIC timer check misses the PIT's ticks and panics ("IO-APIC +
-# timer doesn't work", seen on 2 of 4 q35 boots at load 20 on 2 cores).
-hba_args=no_timer_check
+# What 6.1 gives each adapter's disk, one a line, HBA MAX_SEGMENTS
+# MAX_HW_SECTORS_KB: the queue's max_segments and max_hw_sectors_kb on the
+# sg_table kernel (its disk-appears checks; QEMU 7.2, sd, the -d disks of
+# qemu/run.sh).  qemu-hba.sh passes a SCSI command of L = min(MAX_SEGMENTS,
+# MAX_HW_SECTORS_KB / 4) scattered pages through SG_IO, which cannot be
+# split, as check HBA/sg-io-scattered-L: each kernel must take what 6.1
+# takes, whatever its own queue limits say.
+hba_limits61="mptsas 128 4096
+lsi 96 32767
+am53c974 128 32767
+ahci 168 128
+usb 2048 1024
+ide 128 32767
+megasas 80 128
+megasas-gen2 80 128"
+# hba_sgio_pages HBA: its L (above), or "none" if it has no line
+hba_sgio_pages() {
+	awk -v h="$1" '$1 == h { l = $3 / 4; if ($2 < l) l = $2; print int(l); f = 1 }
+		END { if (!f) print "none" }' <<<"$hba_limits61"
+}
+# The boots' kernel arguments: no_timer_check, because on q35 under a
+# loaded TCG host the IO-APIC timer check misses the PIT's ticks and panics
+# ("IO-APIC + timer doesn't work", seen on 2 of 4 q35 boots at load 20 on 2
+# cores); sgb.limits61=HBA:MAX_SEGMENTS:MAX_HW_SECTORS_KB,... the table
+# above for the guest.
+hba_args="no_timer_check sgb.limits61=$(awk '{ printf "%s%s:%s:%s", (NR > 1 ? "," : ""), $1, $2, $3 }' <<<"$hba_limits61")"
