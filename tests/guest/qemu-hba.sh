@@ -16,7 +16,15 @@
 # segments (segments-BS): the most a host takes, on sg_table a chain, on
 # sg_ring a ring (converted host) or one array (any other host).  Then fio
 # (io_uring, iodepth 4, crc32c) writes and verifies 4 MiB at 1M, with
-# commands in flight together (fio-verify-1M).  Per CD-ROM (sgb.cds), dd
+# commands in flight together (fio-verify-1M).  Then SCSI passthrough:
+# scatterio --sg-io writes and reads back, with one WRITE(10) and one
+# READ(10) through SG_IO on the disk's block device, L pages of such
+# buffers, L = min(max_segments, max_hw_sectors_kb / 4) of 6.1 (the
+# sg_table kernel), not of the running kernel: sgb.limits61, hba_limits61
+# in common/lib.sh.  A passthrough command cannot be split, so SG_IO fails
+# where the kernel takes fewer segments than 6.1; it must pass and the
+# driver must get one command of L segments (sg-io-scattered-L; the check
+# says the running kernel's max_segments).  Per CD-ROM (sgb.cds), dd
 # reads it whole with direct I/O at 2k, 64k and 1M and its SHA-256 must be
 # the image's (qemu/run.sh writes it in the share).
 # One line per check in $SGB_OUT/results.tsv: "name<TAB>passed|failed<TAB>why";
@@ -80,6 +88,26 @@ for hba in $(arg hbas); do
 		check "$hba/fio-verify-1M" passed "fio io_uring iodepth 4: 4 MiB written and read back, crc32c"
 	else
 		check "$hba/fio-verify-1M" failed "fio verify failed (see hba-$hba-1M.json, hba-$hba-1M.err)"
+	fi
+	# SG_IO of 6.1's most pages per command, each page a segment, at 64 MiB
+	set -- $(arg limits61 | tr ' ' '\n' | awk -F: -v h="$hba" '$1 == h { print $2, $3 }')
+	if [ $# -ne 2 ]; then
+		check "$hba/sg-io-scattered-none" failed "no 6.1 limits for $hba in sgb.limits61 (hba_limits61 in common/lib.sh)"
+		continue
+	fi
+	seg61=$1 kb61=$2 L=$1
+	[ $((kb61 / 4)) -lt "$L" ] && L=$((kb61 / 4))
+	lba=$((64 * 1024 * 1024 / $(cat $q/logical_block_size)))
+	echo "$(date +%T) $hba SG_IO of $L scattered pages"
+	echo >$T/trace
+	out=$(scatterio --sg-io /dev/$disk $L $lba 2>&1)
+	st=$?
+	set -- $(scsi_segs $host)
+	why="this kernel's max_segments $maxseg, max_hw_sectors_kb $(cat $q/max_hw_sectors_kb); L = 6.1's min(max_segments $seg61, max_hw_sectors_kb $kb61 / 4); $1 commands, at most $2 segments; ${out#scatterio: }"
+	if [ $st -eq 0 ] && [ "$2" -eq "$L" ]; then
+		check "$hba/sg-io-scattered-$L" passed "$why"
+	else
+		check "$hba/sg-io-scattered-$L" failed "$why"
 	fi
 done
 for hba in $(arg cds); do
