@@ -287,7 +287,7 @@ for v in $(variants); do
 			result "$v/$name/boot" failed "$(cat "$dir/RESULT")"
 		[ ! -f "$dir/share/out/results.tsv" ] || cat "$dir/share/out/results.tsv" >>"$runs/$v-qemu-hba.tsv"
 		for h in ${hbas//,/ }; do
-			want="$want $h/disk-appears $h/fio-verify-1M"
+			want="$want $h/disk-appears $h/fio-verify-1M $h/sg-io-scattered-$(hba_sgio_pages "$h")"
 			for bs in 4k 64k 1M 4M; do want="$want $h/verify-$bs $h/segments-$bs"; done
 		done
 		for h in ${cds//,/ }; do
