@@ -1,7 +1,9 @@
 #!/usr/bin/python3
-"""report.py RUNDIR - write RUNDIR/REPORT.md, RUNDIR/points.csv and the plots
-in RUNDIR/plots/ from the raw files of a bench run alone, read through
-bench/model.py (same raw files, same bytes out).
+"""report.py RUNDIR - write RUNDIR/REPORT.md, its long tables in
+RUNDIR/REPORT-appendix.md (where the run draws on attribution runs),
+RUNDIR/points.csv and the plots in RUNDIR/plots/ from the raw files of a
+bench run alone, read through bench/model.py (same raw files, same bytes
+out).
 
 The design is paired.  In every repeat both kernels run the same
 points in the same shuffled order with the same fio random seed, so each
@@ -50,6 +52,11 @@ try:
     import scipy  # noqa: F401
 except ImportError:  # pragma: no cover - make deps installs python3-scipy
     sys.exit('report.py: python3-scipy is missing: run make deps')
+
+# The long tables go to a file of their own beside REPORT.md.
+APPENDIX = 'REPORT-appendix.md'
+APPENDIX_HEADING = '## The functions behind the instruction differences'
+APPENDIX_ANCHOR = mdtable.slug(APPENDIX_HEADING)
 
 METRICS = [  # key, label, better
     ('ns_per_io', 'guest ns per I/O', 'lower'),
@@ -195,6 +202,7 @@ class Report:
         if not self.m.rows:
             sys.exit(f'report.py: {run} has no completed boot (no raw/<device>/<variant>/r*/RESULT = pass)')
         self.lines = []
+        self.appendix = []   # REPORT-appendix.md: the long tables
         self.fam = {o: self.m.family(o) for o in self.m.others}
         self.cls = {o: self.m.classes(o) for o in self.m.others}
         self.ev = (attrib.Evidence(self.run, self.m.points, self.m.control)
@@ -212,6 +220,7 @@ class Report:
         L += ['', 'Status: ' + ('complete.' if m.complete() else
                                 '**INCOMPLETE**: some boots are missing; the figures cover completed '
                                 'boots only.'), '']
+        L += mdtable.headline(mdtable.devices_of(m, self.ev))
         for o in m.others:
             L += [f'## Answer: {o} against {m.control}, guest time per I/O', '',
                   f'Per device and block size: the mean over the size\'s points (rw x queue depth) of the '
@@ -701,7 +710,7 @@ class Report:
         self.contiguous_table(pairs, a, b, rules)
         L += ['', f'By phase (`bench/attrib-phases.txt`), instructions per I/O, {a} / {b} (difference); the '
               'functions behind each difference: '
-              '[appendix](#appendix-the-functions-behind-the-instruction-differences).', '']
+              f'[appendix]({APPENDIX}#{APPENDIX_ANCHOR}).', '']
         for d in [d for d in m.devices if any(k[0] == d for k in pairs)]:
             pts = [p for dd, p in pairs if dd == d]
             sums = {p: {v: attrib.phase_sums(rules, ev.insns[(d, p)][v]) for v in (a, b)} for p in pts}
@@ -779,7 +788,7 @@ class Report:
               'what a processor would do (no miss latency is charged anywhere). Small figures are the '
               'difference of two runs: a negative one is that noise, and a difference of a few tens of '
               'misses per I/O is not resolved. The functions that miss most: '
-              '[appendix](#appendix-the-functions-behind-the-instruction-differences).', '',
+              f'[appendix]({APPENDIX}#{APPENDIX_ANCHOR}).', '',
               '| device | point | ' + ' | '.join(f'{lab} misses, {a} / {b} (difference)'
                                               for _, lab in attrib.CACHE_MISSES) + ' |',
               '|---|---|' + '---|' * len(attrib.CACHE_MISSES)]
@@ -862,11 +871,16 @@ class Report:
               'IOMMU_CALLS and the functions behind each difference.', '']
 
     def attribution_appendix(self):
-        ev, m, L = self.ev, self.m, self.lines
+        """The long tables, in REPORT-appendix.md (self.appendix), and a
+        pointer to them in REPORT.md."""
+        ev, m, L = self.ev, self.m, self.appendix
         if ev is None or not (ev.pairs(ev.insns, m.devices) or ev.pairs(ev.cache, m.devices)):
             return
         rules = attrib.read_phases(attrib.PHASES)
-        L += ['## Appendix: the functions behind the instruction differences', '']
+        t = mdtable.template('report.md')
+        L += [t['appendix-title'], '', mdtable.fill(t, 'appendix-intro', run=m.meta['run_id'][0]), '',
+              APPENDIX_HEADING, '']
+        self.lines += [t['appendix-link'], '']
         if ev.pairs(ev.insns, m.devices):
             a, b = ev.control, ev.other(ev.insns)
             L += [f'Per attributed point, the functions whose instructions per I/O differ most ({b} minus '
@@ -1023,6 +1037,12 @@ class Report:
             os.remove(stale)
         with open(os.path.join(self.run, 'REPORT.md'), 'w') as f:
             f.write('\n'.join(self.lines) + '\n')
+        appendix = os.path.join(self.run, APPENDIX)
+        if self.appendix:
+            with open(appendix, 'w') as f:
+                f.write('\n'.join(self.appendix).rstrip('\n') + '\n')
+        elif os.path.exists(appendix):   # of an earlier rendering with attribution runs
+            os.remove(appendix)
 
 
 def main():
