@@ -6,12 +6,15 @@ write and review the code.
                             a private repository borrowing build/git's
                             objects) and the built kernel's own compiler
                             flags; write the raw evidence to RUN/raw/decision/
-  decision.py render RUN    write RUN/DECISION.md from RUN/raw/decision/ and
-                            the run's raw files alone (same files, same bytes)
+  decision.py render RUN    write RUN/DECISION.md (the summary, on about two
+                            screens) and RUN/DECISION-appendix.md (each row in
+                            full, the tables behind it) from RUN/raw/decision/
+                            and the run's raw files alone (same files, same
+                            bytes)
 
 Collecting needs git, pmccabe, universal-ctags, gcc and a configured
 build/<variant>/obj (for its generated headers and the kernel's own flags);
-rendering needs only Python.  Every figure in DECISION.md is computed from
+rendering needs only Python.  Every figure in both files is computed from
 the files under raw/decision/ and the run's raw/ tree; the rules (what is
 counted, how) are stated next to each table and are the constants below.
 """
@@ -144,6 +147,12 @@ COCCI_GROUPS = os.path.join(COCCI_DIR, 'groups-6.1.txt')
 TABLESIZE_RX = r'(\.|->)sg_tablesize[[:space:]]*=[^=]'
 
 SEGMENTS = [1, 2, 8, 128, 129, 256, 1024, 2048]
+
+# DECISION.md is the summary, on about two screens: a verdict cell of at
+# most SHORT characters; the rows in full, the tables and the rules behind
+# them are in APPENDIX.
+SHORT = 300
+APPENDIX = 'DECISION-appendix.md'
 
 PROBE = r'''
 #include "%(src)s/drivers/scsi/scsi_lib.c"
@@ -843,6 +852,17 @@ def ahead_by_size(signs):
                      for w in (CONTROL, RING, 'mixed') if w in ahead.values())
 
 
+def span_by_device(by_dev):
+    """'real -0.24 % to +1.06 %, fake ...': the range of each device's
+    percentages (BY_DEV: {device: [%]}), as the full rows print them."""
+    return ', '.join(f'{d} ' + span(f'{min(v):+.2f} %', f'{max(v):+.2f} %') for d, v in by_dev.items())
+
+
+def span(lo, hi):
+    """'LO to HI', or LO where the two print the same."""
+    return lo if lo == hi else f'{lo} to {hi}'
+
+
 def same_layout(ev, pairs, kind='insns'):
     """'; ... at K of N points': where the attribution's buffers (of
     attrib.txt's KIND runs) had one layout (bvecs per I/O,
@@ -864,7 +884,19 @@ class Decision:
         if not os.path.isdir(self.raw):
             sys.exit(f'decision.py: {self.raw} is missing: run make decision RUN={run} first')
         self.L = []
-        self.summary = []   # (criterion, ahead, by how much, link)
+        # (criterion, ahead, by how much, link, short verdict, key): the
+        # summary rows, in full in DECISION-appendix.md, short in DECISION.md
+        self.summary = []
+        self._evidence = False
+
+    def add(self, criterion, ahead, full, link, short=None, key=None):
+        """A summary row: FULL (by how much, in full) and LINK (its detail)
+        in the appendix; SHORT (FULL where it is short enough) in
+        DECISION.md's table, under KEY (the criterion unless given)."""
+        if short is None:
+            short = full if len(full) <= SHORT else mdtable.clip(full.split('; '), SHORT - 40) + \
+                ' (in full in the appendix)'
+        self.summary.append((criterion, ahead, full, link, short, key or criterion))
 
     def f(self, name):
         path = os.path.join(self.raw, name)
@@ -895,9 +927,9 @@ class Decision:
         api = {v: rows[v]['API'][1] + rows[v]['API'][2] for v in rows}
         users = {v: sum(rows[v][c][1] + rows[v][c][2] for c in ('SCSI core', 'drivers')) for v in rows}
         ahead = CONTROL if ch[CONTROL] < ch[RING] else RING
-        self.summary.append(('Churn (lines changed outside the tests)', ahead,
-                             f'{ch[RING]} lines for {RING} ({api[RING]} API, {users[RING]} SCSI core and drivers) '
-                             f'against {ch[CONTROL]} for {CONTROL} (the incumbent: it is the base)', '#churn'))
+        self.add('Churn (lines changed outside the tests)', ahead,
+                 f'{ch[RING]} lines for {RING} ({api[RING]} API, {users[RING]} SCSI core and drivers) '
+                 f'against {ch[CONTROL]} for {CONTROL} (the incumbent: it is the base)', '#churn')
 
     # -- complexity
     def complexity(self):
@@ -971,8 +1003,8 @@ class Decision:
                     ahead = f'{ahead} (own code); {whole} (with the 6.1 functions it calls)'
                 txt += (f'; counting the {len(ru)} per-array 6.1 functions sg_ring calls, McCabe '
                         f'{b[1] + rm} ({pct(b[1] + rm, a[1]):+.0f} %), lines {b[0] + rl} ({pct(b[0] + rl, a[0]):+.0f} %)')
-            self.summary.append((f'Complexity, {who} code (McCabe, lines)', ahead, txt,
-                                 '#complexity-of-the-code-each-design-needs'))
+            self.add(f'Complexity, {who} code (McCabe, lines)', ahead, txt,
+                     '#complexity-of-the-code-each-design-needs')
         allre = sorted(set().union(*reused.values())) if reused else []
         if allre:
             L += ['', 'The sg_ring code reuses these functions of the sg_table column, once per array: ' +
@@ -1032,13 +1064,13 @@ class Decision:
             L += ['Removed from other headers by the series: ' + ', '.join(f'`{n}` ({h})' for h, _, n in removed) + '.', '']
         self.L += L
         gone = removed
-        self.summary.append(('API surface (names a user may meet)', CONTROL if ring_all else 'even',
-                             f'sg_ring adds {len(ring_all)} names ({count(ring_all, "function")} functions, '
-                             f'{count(ring_all, "macro")} macros, {count(ring_all, "struct field")} fields) and '
-                             f'removes {len(gone)}; scatterlist.h\'s {len(sgt)} stay for the rest of the kernel '
-                             f'(sg_ring\'s own {len(ring_all)} are '
-                             + ('fewer than' if len(ring_all) < len(sgt) else 'not fewer than') +
-                             f' those {len(sgt)}, if the chained API could ever go)', '#api-surface'))
+        self.add('API surface (names a user may meet)', CONTROL if ring_all else 'even',
+                 f'sg_ring adds {len(ring_all)} names ({count(ring_all, "function")} functions, '
+                 f'{count(ring_all, "macro")} macros, {count(ring_all, "struct field")} fields) and '
+                 f'removes {len(gone)}; scatterlist.h\'s {len(sgt)} stay for the rest of the kernel '
+                 f'(sg_ring\'s own {len(ring_all)} are '
+                 + ('fewer than' if len(ring_all) < len(sgt) else 'not fewer than') +
+                 f' those {len(sgt)}, if the chained API could ever go)', '#api-surface')
 
     # -- conversion
     def measured_conversion(self, base_sites):
@@ -1176,13 +1208,16 @@ class Decision:
               ', '.join(f'`{p}`' for p in over_chunk) + '.', '']
         self.L += L
         b, r = totals['base'], totals[RING]
-        self.summary.append(('Conversion cost for the rest of 6.1', CONTROL,
-                             f'{b[0]} uses of the single-array accessors in {b[1]} files ({r[0]} in {r[1]} after '
-                             'the series), all correct unchanged for hosts without use_sg_ring'
-                             f'{self.cocci}; '
-                             f'{len(over_chunk)} files set sg_tablesize above one pool array ({chunk}) and get '
-                             f'smaller requests until converted, {len({x[0] for x in unknown})} '
-                             'unresolved; sg_table needs none', '#conversion-cost-for-the-rest-of-the-kernel'))
+        self.add('Conversion cost for the rest of 6.1', CONTROL,
+                 f'{b[0]} uses of the single-array accessors in {b[1]} files ({r[0]} in {r[1]} after '
+                 'the series), all correct unchanged for hosts without use_sg_ring'
+                 f'{self.cocci}; '
+                 f'{len(over_chunk)} files set sg_tablesize above one pool array ({chunk}) and get '
+                 f'smaller requests until converted, {len({x[0] for x in unknown})} '
+                 'unresolved; sg_table needs none', '#conversion-cost-for-the-rest-of-the-kernel',
+                 f'{b[0]} uses of the single-array accessors in {b[1]} files, all correct unchanged for hosts '
+                 f'without use_sg_ring; {len(over_chunk)} files set sg_tablesize above one pool array ({chunk}) '
+                 'and get smaller requests until converted; sg_table needs none')
 
     # -- memory
     def memory(self):
@@ -1262,14 +1297,19 @@ class Decision:
         self.L += L
         lo, hi = min(worse), max(worse)
         ahead = CONTROL if statistics.fmean(worse) > 0 else RING
-        self.summary.append(('Memory per command (1..2048 segments)', ahead,
-                             f'sg_ring {lo:+.1f} % to {hi:+.1f} % against sg_table '
-                             f'({rows[RING][0][3]} vs {rows[CONTROL][0][3]} B at 1 segment, '
-                             f'{rows[RING][-1][3]} vs {rows[CONTROL][-1][3]} B at {rows[RING][-1][0]}); '
-                             'computed; cross-check of the pools used against the run: '
-                             + (', '.join(verdicts) if verdicts else 'no slab data')
-                             + ('; measured with commands in flight: ' + '; '.join(measured) if measured else
-                                '; not measured with commands in flight in this run'), '#memory-per-command'))
+        figures = (f'sg_ring {lo:+.1f} % to {hi:+.1f} % against sg_table '
+                   f'({rows[RING][0][3]} vs {rows[CONTROL][0][3]} B at 1 segment, '
+                   f'{rows[RING][-1][3]} vs {rows[CONTROL][-1][3]} B at {rows[RING][-1][0]}); computed')
+        agree, disagree = (sum(x.count(w) for x in measured) for w in (', agrees)', ', DISAGREES)'))
+        self.add('Memory per command (1..2048 segments)', ahead,
+                 figures + '; cross-check of the pools used against the run: '
+                 + (', '.join(verdicts) if verdicts else 'no slab data')
+                 + ('; measured with commands in flight: ' + '; '.join(measured) if measured else
+                    '; not measured with commands in flight in this run'), '#memory-per-command',
+                 figures + '; pools used in the run: ' + (', '.join(verdicts) if verdicts else 'no slab data')
+                 + (f'; with commands in flight, {agree} of {agree + disagree} measurements (kernel, point) '
+                    'agree with the computed bytes' if agree + disagree else
+                    '; ' + measured[0] if measured else '; not measured with commands in flight'))
 
     def memory_in_flight(self, basis, L):
         """The pool bytes per command measured with commands in flight (the
@@ -1364,13 +1404,16 @@ class Decision:
                 ahead = (CONTROL if min(sig) > 0 else RING if max(sig) < 0 else 'mixed')
                 how = (f'sg_ring {min(sig):+.2f} % to {max(sig):+.2f} % guest ns per I/O at the '
                        f'{len(sig)} significant points')
-            self.summary.append((f'Guest time per I/O (fio over {cls}: {devs})', ahead,
-                                 f'{how} of {len(rows)} (paired, Holm); {unres} not resolved by the rig; '
-                                 + (f'{one} one observation (beyond the floor, but the same I/O counts in '
-                                    'every repeat on both kernels: no interval, no test); ' if one else '')
-                                 + f'{fine} of {len(rows)} resolve a 0.5 % difference (resolution at most '
-                                 '0.5 %); per size class with resolution in REPORT.md',
-                                 'REPORT.md#answer-sg_ring-against-sg_table-guest-time-per-io'))
+            self.add(f'Guest time per I/O (fio over {cls}: {devs})', ahead,
+                     f'{how} of {len(rows)} (paired, Holm); {unres} not resolved by the rig; '
+                     + (f'{one} one observation (beyond the floor, but the same I/O counts in '
+                        'every repeat on both kernels: no interval, no test); ' if one else '')
+                     + f'{fine} of {len(rows)} resolve a 0.5 % difference (resolution at most '
+                     '0.5 %); per size class with resolution in REPORT.md',
+                     'REPORT.md#answer-sg_ring-against-sg_table-guest-time-per-io',
+                     f'{how} of {len(rows)} (paired, Holm); {unres} not resolved'
+                     + (f', {one} one observation' if one else '')
+                     + f'; {fine} of {len(rows)} resolve a 0.5 % difference')
         mb = {}
         for v in (CONTROL, RING):
             got = sorted(glob.glob(os.path.join(self.run, 'raw', '*', v, 'r*', 'share', 'out', 'microbench.json')))
@@ -1384,18 +1427,22 @@ class Decision:
                     parts.append(f'{key[0]} {key[1]}: {pct(mb[RING][key], mb[CONTROL][key]):+.0f} %')
             signs = {pct(mb[RING][k], mb[CONTROL][k]) > 0 for k in set(mb[CONTROL]) & set(mb[RING])}
             who = 'mixed' if len(signs) > 1 else (CONTROL if signs == {True} else RING)
-            self.summary.append(('API alone (sg_api_bench, guest ns per op)', who,
-                                 'sg_ring vs sg_table: ' + ', '.join(parts),
-                                 'REPORT.md#the-api-alone-in-kernel-microbenchmark-sg_api_bench'))
+            self.add('API alone (sg_api_bench, guest ns per op)', who,
+                     'sg_ring vs sg_table: ' + ', '.join(parts),
+                     'REPORT.md#the-api-alone-in-kernel-microbenchmark-sg_api_bench',
+                     'sg_ring vs sg_table: ' + mdtable.clip(parts, SHORT - 40, ', '))
 
     # -- exact counts and the cache model, from the attribution runs attrib.txt names
     def evidence(self):
-        """The attribution evidence (bench/attrib.py Evidence), or None."""
-        if not os.path.exists(os.path.join(self.run, attrib.LINKS)) or \
-                not os.path.exists(os.path.join(self.run, 'meta.txt')):
-            return None
-        run = model.Run(self.run)
-        return attrib.Evidence(self.run, run.points, run.control), run
+        """The attribution evidence (bench/attrib.py Evidence) and the run
+        (bench/model.py Run), or None; read once."""
+        if self._evidence is False:
+            self._evidence = None
+            if os.path.exists(os.path.join(self.run, attrib.LINKS)) and \
+                    os.path.exists(os.path.join(self.run, 'meta.txt')):
+                run = model.Run(self.run)
+                self._evidence = attrib.Evidence(self.run, run.points, run.control), run
+        return self._evidence
 
     def exact(self):
         got = self.evidence()
@@ -1404,78 +1451,96 @@ class Decision:
         ev, run = got
         pairs = ev.pairs(ev.insns, run.devices)
         if pairs and ev.other(ev.insns) == RING:
-            parts, signs = [], {}
+            parts, signs, by_dev = [], {}, {}
             for d, p in pairs:
                 x, y = (sum(ev.insns[(d, p)][v].values()) for v in (CONTROL, RING))
                 parts.append(f'{d} {p} {attrib.sfmt(y - x)} ({pct(y, x):+.2f} %)')
                 signs.setdefault(model.size_class(p), set()).add(y > x)
+                by_dev.setdefault(d, []).append(pct(y, x))
             who = ahead_by_size(signs)
             pts = {p for _, p in pairs}
             where = ('every point of the run' if set(run.points) <= pts else
                      ', '.join(sorted({p.split('-')[0] + ' qd' + str(model.split_point(p)[2]) for p in pts})))
-            self.summary.append(('Instructions per I/O, exact (insncount TCG plugin, icount; ' + where + ')', who,
-                                 'sg_ring - sg_table per I/O: ' + ', '.join(parts)
-                                 + '; counted, not sampled, by function and phase in REPORT.md'
-                                 + same_layout(ev, pairs),
-                                 'REPORT.md#instructions-per-io-exact-tcg-plugin-icount'))
+            self.add('Instructions per I/O, exact (insncount TCG plugin, icount; ' + where + ')', who,
+                     'sg_ring - sg_table per I/O: ' + ', '.join(parts)
+                     + '; counted, not sampled, by function and phase in REPORT.md'
+                     + same_layout(ev, pairs),
+                     'REPORT.md#instructions-per-io-exact-tcg-plugin-icount',
+                     f'sg_ring - sg_table per I/O at {len(pairs)} (device, point) pairs: '
+                     + span_by_device(by_dev) + same_layout(ev, pairs))
             self.contiguous(ev, run)
             items = attrib.read_residue_classes(attrib.RESIDUE)
-            res = []
+            res, brief = [], []
             for d, p in [k for k in pairs if k[1] in attrib.read_residue_points(attrib.RESIDUE)]:
                 a, b = ev.insns[(d, p)][CONTROL], ev.insns[(d, p)][RING]
                 r = attrib.residue(a, b, items)
                 by = {c: sum(it[4] for it in r['items'] if it[0] == c) for c in attrib.CLASSES}
                 bound = (f', resolution {attrib.fmt(sum(a.values()) * ev.resolution[0] / 100)}'
                          if ev.resolution else '')
-                res.append(f'{d} {p} {attrib.sfmt(r["total"])} = inherent {attrib.sfmt(by["inherent"])} + '
-                           f'incidental {attrib.sfmt(by["incidental"])} + measurement '
-                           f'{attrib.sfmt(by["measurement"])} + remainder {attrib.sfmt(r["rest"])} '
-                           f'(the N/2N residue{bound})')
+                brief.append(f'{d} {p} {attrib.sfmt(r["total"])} = inherent {attrib.sfmt(by["inherent"])} + '
+                             f'incidental {attrib.sfmt(by["incidental"])} + measurement '
+                             f'{attrib.sfmt(by["measurement"])} + remainder {attrib.sfmt(r["rest"])}')
+                res.append(f'{brief[-1]} (the N/2N residue{bound})')
             if res:
-                self.summary.append(('The 4k deficit, every instruction of it (issue 16)', CONTROL,
-                                     '; '.join(res) + '; item by item, with what would remove the incidental '
-                                     'part, in REPORT.md',
-                                     'REPORT.md#the-4k-difference-every-instruction-of-it'))
+                self.add('The 4k deficit, every instruction of it (issue 16)', CONTROL,
+                         '; '.join(res) + '; item by item, with what would remove the incidental '
+                         'part, in REPORT.md',
+                         'REPORT.md#the-4k-difference-every-instruction-of-it',
+                         mdtable.clip(brief, SHORT - 60) + '; the remainder is the N/2N residue')
         cpairs = ev.pairs(ev.cache, run.devices)
         if cpairs and ev.other(ev.cache) == RING:
-            parts, per_size = [], {}
+            parts, per_size, each = [], {}, {k: [] for k, _ in attrib.CACHE_MISSES}
             for d, p in cpairs:
                 per_size.setdefault((d, model.size_class(p)), []).append(p)
             for d, p in cpairs:
                 f = {k: sum(sum(x[k] for x in ev.cache[(d, p)][v].values()) for v in (RING,))
                      - sum(sum(x[k] for x in ev.cache[(d, p)][v].values()) for v in (CONTROL,))
                      for k, _ in attrib.CACHE_MISSES}
+                for k in f:
+                    each[k].append(f[k])
                 # the size alone names the point only if it is the size's one point
                 name = p if len(per_size[(d, model.size_class(p))]) > 1 else model.size_class(p)
                 parts.append(f'{d} {name} ' + '/'.join(attrib.sfmt(f[k]) for k, _ in attrib.CACHE_MISSES))
             low = min(sum(x[k] for x in ev.cache[key][v].values())
                       for key in cpairs for v in (CONTROL, RING) for k, _ in attrib.CACHE_MISSES)
-            self.summary.append((f'Cache misses per I/O under a stated model ({ev.model})', 'not resolved',
-                                 'sg_ring - sg_table, L1I/L1D/L2 misses per I/O: ' + ', '.join(parts)
-                                 + '; one cachesim boot per kernel, so the resolution is not measured: each '
-                                 'figure is the difference of two runs'
-                                 + (f', and totals as low as {attrib.fmt(low)} show its noise' if low < 0 else ''),
-                                 'REPORT.md#cache-misses-per-io-a-stated-model'))
+            noise = f', and totals as low as {attrib.fmt(low)} show its noise' if low < 0 else ''
+            self.add(f'Cache misses per I/O under a stated model ({ev.model})', 'not resolved',
+                     'sg_ring - sg_table, L1I/L1D/L2 misses per I/O: ' + ', '.join(parts)
+                     + '; one cachesim boot per kernel, so the resolution is not measured: each '
+                     'figure is the difference of two runs' + noise,
+                     'REPORT.md#cache-misses-per-io-a-stated-model',
+                     f'sg_ring - sg_table misses per I/O at {len(cpairs)} (device, point) pairs: '
+                     + ', '.join(f'{lab} ' + span(attrib.sfmt(min(each[k])), attrib.sfmt(max(each[k])))
+                                 for k, lab in attrib.CACHE_MISSES)
+                     + '; one cachesim boot per kernel, so the resolution is not measured' + noise,
+                     'Cache misses per I/O under a stated model')
 
     def contiguous(self, ev, run):
         """attrib.txt's contiguous runs (multi-page bvecs) in one summary row."""
         pairs = ev.pairs(ev.contiguous, run.devices)
         if not pairs or ev.other(ev.contiguous) != RING:
             return
-        parts, signs = [], {}
+        parts, signs, by_dev, bvecs = [], {}, {}, []
         for d, p in pairs:
             x, y = (sum(ev.contiguous[(d, p)][v].values()) for v in (CONTROL, RING))
             bv = ev.bvecs.get(('contiguous', d, p), {}).get(RING)
             parts.append(f'{d} {p} {attrib.sfmt(y - x)} ({pct(y, x):+.2f} %'
                          + (f', {attrib.fmt(bv[1])} bvecs' if bv else '') + ')')
             signs.setdefault(model.size_class(p), set()).add(y > x)
+            by_dev.setdefault(d, []).append(pct(y, x))
+            if bv:
+                bvecs.append(bv[1])
         who = ahead_by_size(signs)
-        self.summary.append(('Instructions per I/O, exact, with contiguous buffers (multi-page bvecs, as the '
-                             'bench\'s buffers have)', who,
-                             'sg_ring - sg_table per I/O (bvecs per I/O): ' + ', '.join(parts)
-                             + '; beside the bvec-per-page counts in REPORT.md'
-                             + same_layout(ev, pairs, 'contiguous'),
-                             'REPORT.md#instructions-per-io-exact-tcg-plugin-icount'))
+        self.add('Instructions per I/O, exact, with contiguous buffers (multi-page bvecs, as the '
+                 'bench\'s buffers have)', who,
+                 'sg_ring - sg_table per I/O (bvecs per I/O): ' + ', '.join(parts)
+                 + '; beside the bvec-per-page counts in REPORT.md'
+                 + same_layout(ev, pairs, 'contiguous'),
+                 'REPORT.md#instructions-per-io-exact-tcg-plugin-icount',
+                 f'sg_ring - sg_table per I/O at {len(pairs)} (device, point) pairs'
+                 + (f' ({attrib.fmt(min(bvecs))} to {attrib.fmt(max(bvecs))} bvecs per I/O)' if bvecs else '')
+                 + ': ' + span_by_device(by_dev) + same_layout(ev, pairs, 'contiguous'),
+                 'Instructions per I/O, exact, with contiguous buffers')
 
     def iommu(self):
         """The IOMMU class (attrib.txt's iommu runs) in one summary row."""
@@ -1488,19 +1553,21 @@ class Decision:
         if not pairs or ev.other(ev.iommu) != RING:
             return
         rules = attrib.read_phases(attrib.PHASES)
-        parts, signs = [], set()
+        parts, signs, brief, again = [], set(), [], []
         for d in order:
-            cells = []
+            cells, short = [], []
             for dd, p in pairs:
                 if dd != d:
                     continue
                 x, y = (attrib.dma_and_busy(rules, ev.iommu[(d, p)][v])[0] for v in (CONTROL, RING))
                 rep = ev.iommu_repeat.get((d, p), {})
                 cell = f'{model.size_class(p)} {attrib.sfmt(y - x)} ({pct(y, x):+.1f} %)'
+                short.append(f'{model.size_class(p)} {pct(y, x):+.1f} %')
                 if CONTROL in rep and RING in rep:
                     rx, ry = (attrib.dma_and_busy(rules, rep[v])[0] for v in (CONTROL, RING))
                     cell += f', repeat {attrib.sfmt(ry - rx)}'
                     signs.add(ry > rx)
+                    again.append((ry > rx) == (y > x))
                 signs.add(y > x)
                 c = ev.calls[('iommu', d, p)]
                 cell += (f', IOVA allocations {attrib.fmt2(c[CONTROL].get("alloc_iova_fast", 0.0))}/'
@@ -1508,11 +1575,29 @@ class Decision:
                 cells.append(cell)
             if cells:
                 parts.append(f'{d}: ' + '; '.join(cells))
+                brief.append(f'{d}: ' + ', '.join(short))
         who = CONTROL if signs == {True} else RING if signs == {False} else 'mixed'
-        self.summary.append(('Behind an IOMMU (QEMU intel-iommu; exact instructions per I/O in the DMA map/unmap '
-                             'phase, ' + ', '.join(sorted({p for _, p in pairs}, key=attrib.point_key)) + ')', who,
-                             'sg_ring - sg_table, ' + ' | '.join(parts) + ' (sg_table/sg_ring per I/O)',
-                             'REPORT.md#behind-an-iommu-instructions-and-iommu-work-per-io-qemu-intel-iommu'))
+        self.add('Behind an IOMMU (QEMU intel-iommu; exact instructions per I/O in the DMA map/unmap '
+                 'phase, ' + ', '.join(sorted({p for _, p in pairs}, key=attrib.point_key)) + ')', who,
+                 'sg_ring - sg_table, ' + ' | '.join(parts) + ' (sg_table/sg_ring per I/O)',
+                 'REPORT.md#behind-an-iommu-instructions-and-iommu-work-per-io-qemu-intel-iommu',
+                 'sg_ring - sg_table per I/O in the DMA map/unmap phase, '
+                 + mdtable.clip(brief, SHORT - 120, ' | ')
+                 + (f'; the repeat run gives the same sign at {sum(again)} of {len(again)} (device, point) pairs'
+                    if again else '; not repeated'),
+                 'Behind an IOMMU (QEMU intel-iommu; DMA map/unmap phase, exact)')
+
+    def cannot_short(self):
+        """What this rig cannot show, in a summary cell: what the figures
+        are, whether caches and an IOMMU were measured."""
+        t = mdtable.template('decision.md')
+        got = self.evidence()
+        ev, run = got if got else (None, None)
+        cache = bool(ev and ev.pairs(ev.cache, run.devices))
+        ipairs = ev.pairs(ev.iommu, list(ev.devices)) if ev else []
+        adapters = ', '.join(sorted({ev.devices[d].split()[0] for d, _ in ipairs}))
+        iommu = mdtable.fill(t, 'cannot-iommu', adapters=adapters) if ipairs else t['cannot-no-iommu']
+        return mdtable.fill(t, 'cannot-short', caches=t['cannot-caches' if cache else 'cannot-no-caches'], iommu=iommu)
 
     def cannot_show(self):
         """The first item of "What this rig cannot show": what the speed
@@ -1579,29 +1664,40 @@ class Decision:
         self.speed()
         self.exact()
         self.iommu()
+        t = mdtable.template('decision.md')
         trees = self.f('trees.txt').strip().splitlines()
         meta = os.path.join(self.run, 'meta.txt')
         rid = f"Run `{model.read_kv(meta)['run_id'][0]}`. " if os.path.exists(meta) else ''
-        head = ['# Decision report: what each API costs the people who write and review the code', '',
-                rid + 'The evidence under '
-                '[raw/decision/](raw/decision/) was collected from the trees by `make decision RUN=...` '
-                '(`bench/decision.py collect`), this file is written from it by `make report RUN=...`. '
-                'Trees:', ''] + [f'- {t}' for t in trees] + ['',
-                '## Summary', '',
-                '| criterion | ahead | by how much | evidence |', '|---|---|---|---|']
-        head += [mdtable.row(c, a, b, f'[{l.split("#")[-1] if "#" in l else l}]({l})') for c, a, b, l in self.summary]
-        head += ['', 'What this rig cannot show:', '',
-                 self.cannot_show(),
-                 '- Complexity is measured on this port (ours) of the 2007 design against 6.1\'s matured '
-                 'code; lines and McCabe numbers say how much code there is to read, not how hard a bug '
-                 'in it is to find.',
-                 '- The conversion count is a text match: it cannot tell a driver that only ever sees '
-                 'single-array commands (and so would work unconverted) from one that needs real work; '
-                 'sg_tablesize values set at run time are listed as unresolved.',
-                 '- Memory counts the slab object sizes of this config (SLUB, 64-byte cache lines); '
-                 'mempool reserves and slab slack are not charged per command.', '']
-        text = '\n'.join(head + self.L) + '\n'
-        write_atomic(os.path.join(self.run, 'DECISION.md'), text)
+        devices = []
+        if os.path.exists(meta):
+            got = self.evidence()
+            devices = mdtable.devices_of(got[1] if got else model.Run(self.run), got[0] if got else None)
+        cannot = t['cannot-heading']
+        rows = [mdtable.row(key, a, short, f'[in full]({APPENDIX}#{mdtable.slug(key)})')
+                for _, a, _, _, short, key in self.summary]
+        rows.append(mdtable.row(cannot.lstrip('# '), '-', self.cannot_short(),
+                                f'[in full]({APPENDIX}#{mdtable.slug(cannot)})'))
+        dec = [t['title'], '', mdtable.fill(t, 'intro', run=rid), '']
+        dec += (mdtable.headline(devices) if devices else [])
+        dec += ['## Summary', '', t['summary-header'], '|---|---|---|---|'] + rows
+        app = [t['appendix-title'], '', mdtable.fill(t, 'appendix-intro', run=rid), '']
+        app += [f'- {x}' for x in trees] + ['', t['rows-heading'], '']
+        for c, a, full, link, _, key in self.summary:
+            app += [f'### {key}', ''] + ([f'**{c}**', ''] if c != key else [])
+            app += [f'Ahead: **{a}**. {full}.', '',
+                    f'Detail: [{link.split("#")[-1] if "#" in link else link}]({link})', '']
+        app += [cannot, '',
+                self.cannot_show(),
+                '- Complexity is measured on this port (ours) of the 2007 design against 6.1\'s matured '
+                'code; lines and McCabe numbers say how much code there is to read, not how hard a bug '
+                'in it is to find.',
+                '- The conversion count is a text match: it cannot tell a driver that only ever sees '
+                'single-array commands (and so would work unconverted) from one that needs real work; '
+                'sg_tablesize values set at run time are listed as unresolved.',
+                '- Memory counts the slab object sizes of this config (SLUB, 64-byte cache lines); '
+                'mempool reserves and slab slack are not charged per command.', '']
+        write_atomic(os.path.join(self.run, APPENDIX), '\n'.join(app + self.L).rstrip('\n') + '\n')
+        write_atomic(os.path.join(self.run, 'DECISION.md'), '\n'.join(dec) + '\n')
 
 
 def main():

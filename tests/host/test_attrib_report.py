@@ -318,8 +318,9 @@ class RenderTest(Fixture):
         return run
 
     def render(self, run):
+        """DECISION.md and its appendix (the rows in full, the tables), one text."""
         decision.Decision(run).write()
-        return self.read(run, 'DECISION.md')
+        return self.read(run, 'DECISION.md') + self.read(run, decision.APPENDIX)
 
     def test_decision_is_the_same_first_or_last_and_in_any_folder(self):
         roles, decision.ROLES = decision.ROLES, decision.ROLES[:1]
@@ -332,9 +333,10 @@ class RenderTest(Fixture):
         finally:
             decision.ROLES = roles
         self.assertIn('| Instructions per I/O, exact (insncount TCG plugin, icount; randread qd1) | sg_table at '
-                      '4k, 64k | sg_ring - sg_table per I/O: fake randread-4k-qd1 +45.2 (+11.68 %), '
-                      'fake randread-64k-qd1 +90.4 (+11.68 %)',
+                      '4k, 64k | sg_ring - sg_table per I/O at 2 (device, point) pairs: fake +11.68 %',
                       first)
+        self.assertIn('Ahead: **sg_table at 4k, 64k**. sg_ring - sg_table per I/O: fake randread-4k-qd1 +45.2 '
+                      '(+11.68 %), fake randread-64k-qd1 +90.4 (+11.68 %)', first)
         self.assertIn('fake randread-4k-qd1 +45.2 = inherent +20.0 + incidental +18.0 + measurement 0.0 + '
                       'remainder +7.2 (the N/2N residue, resolution 1.9)', first)
         self.assertIn('L1I/L1D/L2 misses per I/O: fake 4k +2.0/+1.0/-1.0', first)
@@ -446,8 +448,11 @@ class IommuClassTest(Fixture):
         self.assertIn('| iommu-strict | randread-64k-qd1 | 1.00 / 1.00 | 2.00 / 3.00 | 17.00 / 18.00 | '
                       '0.00 / 0.00 | 0.00 / 0.00 |', text)
         self.assertIn('Where a difference and its repeat disagree, it is not resolved', text)
-        self.assertIn('| Behind an IOMMU (QEMU intel-iommu; exact instructions per I/O in the DMA map/unmap phase, '
-                      'randread-64k-qd1) | mixed | sg_ring - sg_table, iommu-strict: 64k +25.0 (+15.6 %), '
+        self.assertIn('| Behind an IOMMU (QEMU intel-iommu; DMA map/unmap phase, exact) | mixed | sg_ring - sg_table '
+                      'per I/O in the DMA map/unmap phase, iommu-strict: 64k +15.6 %; the repeat run gives the same '
+                      'sign at 0 of 1 (device, point) pairs |', dec)
+        self.assertIn('**Behind an IOMMU (QEMU intel-iommu; exact instructions per I/O in the DMA map/unmap phase, '
+                      'randread-64k-qd1)**\n\nAhead: **mixed**. sg_ring - sg_table, iommu-strict: 64k +25.0 (+15.6 %), '
                       'repeat 0.0, IOVA allocations 2.00/3.00 (sg_table/sg_ring per I/O)', dec)
         self.assertIn('IOMMU behaviour is measured only on QEMU\'s intel-iommu with an emulated host adapter '
                       '(megasas; iommu-strict; randread-64k-qd1)', dec)

@@ -147,9 +147,11 @@ class RenderTest(unittest.TestCase):
         shutil.rmtree(self.tmp)
 
     def render(self):
+        """DECISION.md and its appendix (the rows in full, the tables), one text."""
         decision.Decision(self.run).write()
-        with open(os.path.join(self.run, 'DECISION.md')) as f:
-            return f.read()
+        with open(os.path.join(self.run, 'DECISION.md')) as f, \
+                open(os.path.join(self.run, decision.APPENDIX)) as g:
+            return f.read() + g.read()
 
     def test_summary_is_computed_from_the_evidence(self):
         text = self.render()

@@ -1,5 +1,5 @@
 """Host-side tests that every Markdown table REPORT.md and DECISION.md
-carry is a valid table: each row has as many cells as its header, a '|'
+and their appendices carry is a valid table: each row has as many cells as its header, a '|'
 inside a cell escaped (bench/mdtable.py).  python3-markdown is not part of
 the bench's host packages, so the tables are read by the small parser
 below, with GitHub-flavoured Markdown's rules: a table is a header row and
@@ -92,13 +92,14 @@ class CellTest(unittest.TestCase):
         self.assertEqual(cells(row), ['IOMMU', 'sg_table', 'strict \\| lazy', '[iommu](REPORT.md#iommu)'])
 
 
-class RenderedTablesTest(tar.Fixture):
-    """REPORT.md and DECISION.md of a small synthetic run: fio points (one
-    of them one observation), the attribution runs of tests/data/attrib-run
-    with a residue reason that has a '|' in it, the IOMMU class on two
-    devices (tests/data/attrib-iommu folded for iommu-strict and
-    iommu-lazy, run twice) and the decision evidence of
-    tests/data/decision-run."""
+class RenderedRun(tar.Fixture):
+    """A small synthetic run to render REPORT.md and DECISION.md from: fio
+    points (one of them one observation), the attribution runs of
+    tests/data/attrib-run with a residue reason that has a '|' in it, the
+    IOMMU class on two devices (tests/data/attrib-iommu folded for
+    iommu-strict and iommu-lazy, run twice) and the decision evidence of
+    tests/data/decision-run.  No tests of its own (test_report_layout.py
+    renders it too)."""
     IOMMU_DATA = os.path.join(tar.DATA, 'attrib-iommu')
     DEVICES = ('device_iommu-strict megasas behind intel-iommu, iommu.strict=1\n'
                'device_iommu-lazy megasas behind intel-iommu, iommu.strict=0\n')
@@ -141,16 +142,21 @@ class RenderedTablesTest(tar.Fixture):
                         os.path.join(run, 'raw', 'decision'))
         return run
 
+
+class RenderedTablesTest(RenderedRun):
+    """Every table of the synthetic run's reports and appendices."""
+
     def test_every_table_of_both_reports_is_valid(self):
         run = self.run_dir()
         report.Report(run).write(plots=False)
         decision.Decision(run).write()
-        for name, least in (('REPORT.md', 8), ('DECISION.md', 8)):
+        for name, least in (('REPORT.md', 8), ('DECISION.md', 2), (report.APPENDIX, 2), (decision.APPENDIX, 8)):
             text = self.read(run, name)
             found = tables(text)
             self.assertGreaterEqual(len(found), least, name)
             self.assertEqual(bad_rows(text), [], name)
         rep, dec = self.read(run, 'REPORT.md'), self.read(run, 'DECISION.md')
+        app = self.read(run, decision.APPENDIX)
         # what the fixture is there for: a one-observation cell, the pipes
         # of the residue item, the IOMMU row of two devices with its link
         self.assertIn('| randread-4M-qd32 | -0.41 %, one observation (floor 0.25 %) | -0.41 %, one observation', rep)
@@ -161,9 +167,13 @@ class RenderedTablesTest(tar.Fixture):
         self.assertEqual(len(row), 1)
         self.assertIn('iommu-strict: 64k', row[0][2])
         self.assertIn(' \\| iommu-lazy: 64k', row[0][2])
-        self.assertEqual(row[0][3], '[behind-an-iommu-instructions-and-iommu-work-per-io-qemu-intel-iommu]'
-                         '(REPORT.md#behind-an-iommu-instructions-and-iommu-work-per-io-qemu-intel-iommu)')
-
+        self.assertEqual(row[0][3], '[in full](DECISION-appendix.md'
+                                    '#behind-an-iommu-qemu-intel-iommu-dma-mapunmap-phase-exact)')
+        # in full in the appendix, as a paragraph (no table to break), with
+        # its link into REPORT.md
+        self.assertIn(' | iommu-lazy: 64k', app)
+        self.assertIn('Detail: [behind-an-iommu-instructions-and-iommu-work-per-io-qemu-intel-iommu]'
+                      '(REPORT.md#behind-an-iommu-instructions-and-iommu-work-per-io-qemu-intel-iommu)', app)
 
 if __name__ == '__main__':
     unittest.main()

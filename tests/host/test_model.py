@@ -378,9 +378,10 @@ class DecisionFromRawTest(unittest.TestCase):
         return run
 
     def render(self, run):
+        """DECISION.md and its appendix (the rows in full, the tables), one text."""
         decision.Decision(run).write()
-        with open(os.path.join(run, 'DECISION.md')) as f:
-            return f.read()
+        with open(os.path.join(run, 'DECISION.md')) as f, open(os.path.join(run, decision.APPENDIX)) as g:
+            return f.read() + g.read()
 
     def test_first_or_last_and_any_folder_name(self):
         a = self.run_dir('one')
@@ -411,6 +412,10 @@ class DecisionFromRawTest(unittest.TestCase):
         shutil.copytree(os.path.join(DATA, 'decision-run', 'raw', 'decision'), os.path.join(run, 'raw', 'decision'))
         text = self.render(run)
         self.assertIn('| Guest time per I/O (fio over scsi_debug: real) | sg_table | sg_ring +0.62 % to +0.62 % '
+                      'guest ns per I/O at the 1 significant points of 2 (paired, Holm); 0 not resolved, 1 one '
+                      'observation; 1 of 2 resolve a 0.5 % difference |', text)
+        # in full in the appendix
+        self.assertIn('Ahead: **sg_table**. sg_ring +0.62 % to +0.62 % '
                       'guest ns per I/O at the 1 significant points of 2 (paired, Holm); 0 not resolved by the rig; '
                       '1 one observation (beyond the floor, but the same I/O counts in every repeat on both '
                       'kernels: no interval, no test); 1 of 2 resolve a 0.5 % difference (resolution at most '
