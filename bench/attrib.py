@@ -61,6 +61,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import model  # noqa: E402
+import variants as variant_table  # noqa: E402
 
 USER_TOP = 0x0000800000000000
 PHASE_ORDER = ["allocate", "map", "dma", "copy", "free", "scsi", "rest", "idle", "user"]
@@ -573,9 +574,7 @@ def report(rundir, phases_path):
     if not data:
         die("no raw/<device>/<variant>/<point>.tsv under %s" % rundir)
     variants = sorted({v for d in data.values() for p in d.values() for v in p})
-    if "sg_table" in variants:  # the control first
-        variants.remove("sg_table")
-        variants.insert(0, "sg_table")
+    variants = variant_table.ordered(variants)  # the control first
     out = []
     w = out.append
     meta_path = os.path.join(rundir, "meta.txt")
@@ -992,9 +991,10 @@ class Evidence:
     devices[device] = the run's description of a device (its meta.txt);
     boots: [(kind, path, device, variant, the boot's .info)]."""
 
-    def __init__(self, run, points=None, control="sg_table"):
+    def __init__(self, run, points=None, control=None):
         self.run = run
-        self.control = control
+        # default: the variant table's control (variants/<name>/variant)
+        self.control = control or variant_table.control(sorted(variant_table.load()))
         self.links = []
         self.resolution = None
         self.model = None

@@ -293,6 +293,10 @@ mkdir -p "$out/raw" "$work"
 	echo "fio direct=1 ioengine=io_uring randseed=1 iomem=mmapshared:$fio_buffer (one tmpfs file, filled once per boot in random $fill_bs blocks: every run maps the same pages) number_ios=N then 2N (N: 4k 2000, 64k 1000, 1M 200, 4M 100$([ "$div" = 1 ] || echo ", divided by $div"))"
 	for p in "${points[@]}"; do echo "point $p"; done
 	echo "variants ${variants_list[*]}"
+	# the control of the variant table (variants/<name>/variant), if the run has it
+	for v in "${variants_list[@]}"; do
+		if [ "$(variant_get "$v" role)" = control ]; then echo "control $v"; fi
+	done
 	echo "base $(base_desc)"
 	echo "qemu $(qemu-system-x86_64 --version | head -n 1)"
 	echo "host_cpu $(sed -n 's/^model name\t*: //p' /proc/cpuinfo | head -n 1)"

@@ -128,7 +128,7 @@ done
 if [ -n "${BOOTS:-}" ]; then
 	for b in $BOOTS; do
 		printf '%s\n' "${jobs_list[@]}" | tr ' ' : | grep -qx "$b" ||
-			die "BOOTS names '$b', which is not a boot of this matrix: use <device>:<variant>:<repeat>, e.g. real:sg_ring:1"
+			die "BOOTS names '$b', which is not a boot of this matrix: use <device>:<variant>:<repeat>, e.g. real:$(control_variant):1"
 	done
 	sel=()
 	for j in "${jobs_list[@]}"; do
@@ -178,6 +178,10 @@ mkdir -p "$out/raw"
 	for p in "${inflights[@]}"; do echo "inflight $p"; done
 	echo "inflight_ndelay_ns $inflight_ns"
 	echo "variants ${variants_list[*]}"
+	# the control of the variant table (variants/<name>/variant), if the run has it
+	for v in "${variants_list[@]}"; do
+		if [ "$(variant_get "$v" role)" = control ]; then echo "control $v"; fi
+	done
 	for v in "${variants_list[@]}"; do echo "kernel_$v $(kernel_id "$v")"; done
 	echo "base $(base_desc)"
 	echo "qemu $(qemu-system-x86_64 --version | head -n 1)"

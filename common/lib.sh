@@ -18,7 +18,10 @@ phase_done() {
 }
 
 # The variants are the directories under variants/ (SGB_VARIANTS_DIR
-# replaces it, for the rig's own tests).
+# replaces it, for the rig's own tests), each described by its file
+# variants/<name>/variant: one "key value" a line (role control|candidate,
+# title, series, config, kunit).  This file and bench/variants.py are the
+# only readers; no other script names a variant.
 vroot=${SGB_VARIANTS_DIR:-$top/variants}
 
 variants() {
@@ -31,6 +34,51 @@ variants() {
 check_variant() {
 	[ -n "$1" ] && [ -d "$vroot/$1" ] ||
 		die "unknown variant '$1': choose one of $(variants | tr '\n' ' ')(directories under variants/)"
+	[ -f "$vroot/$1/variant" ] ||
+		die "variants/$1 has no file 'variant': copy one from another variant and set its role, title, series, config and kunit"
+}
+
+# variant_get VARIANT KEY: the value of KEY in variants/VARIANT/variant
+# (everything after the key on its line); dies naming the file when the
+# key is missing, and when role is neither control nor candidate.
+variant_get() {
+	local f=$vroot/$1/variant val
+	check_variant "$1"
+	val=$(awk -v k="$2" '$1 == k { sub(/^[^ \t]+[ \t]+/, ""); print; n++ } END { exit n == 1 ? 0 : 1 }' "$f") ||
+		die "$f: no single line '$2 <value>' (see the comment at the top of the file)"
+	if [ "$2" = role ]; then
+		case $val in control | candidate) ;; *) die "$f: role is '$val': say control or candidate" ;; esac
+	fi
+	printf '%s\n' "$val"
+}
+
+# variant_file VARIANT KEY: the path of the file KEY (series, config) names,
+# or nothing for "none"
+variant_file() {
+	local name
+	name=$(variant_get "$1" "$2")
+	[ "$name" = none ] || echo "$vroot/$1/$name"
+}
+
+# control_variant: the one variant whose role is control, among VARIANTS
+# ($VARIANTS, default every variant); dies unless there is exactly one.
+control_variant() {
+	local v found=()
+	for v in ${VARIANTS:-$(variants)}; do
+		[ "$(variant_get "$v" role)" = control ] && found+=("$v")
+	done
+	[ ${#found[@]} -eq 1 ] ||
+		die "there must be exactly one variant with 'role control' among ${VARIANTS:-$(variants | tr '\n' ' ')}; found ${#found[@]} (${found[*]:-none})"
+	echo "${found[0]}"
+}
+
+# candidate_variants: the others, in directory order
+candidate_variants() {
+	local v
+	for v in ${VARIANTS:-$(variants)}; do
+		[ "$(variant_get "$v" role)" = candidate ] && echo "$v"
+	done
+	return 0
 }
 
 # flavour_dir VARIANT [FLAVOUR]: the folder under build/ of VARIANT's kernel
@@ -91,9 +139,10 @@ series_files() {
 
 # series_hash VARIANT: sha256 over the common and the variant's series and patches
 series_hash() {
-	local f
+	local f series
+	series=$(variant_file "$1" series)
 	for f in "$top/common/series" $(series_files "$top/common/series") \
-		"$vroot/$1/series" $(series_files "$vroot/$1/series"); do
+		"$series" $(series_files "$series"); do
 		sha256sum "$f" | sed "s|$top/||"
 	done | sha256sum | cut -d' ' -f1
 }

@@ -54,16 +54,19 @@ tg=$(date +%s)
 results_from <"$runs/host.txt"
 phase_done "test host" "$tg"
 
-# --- configs: the two kernels differ only where a variant declares it -----
+# --- configs: every candidate differs from the control only as declared --
 tg=$(date +%s)
-frag() { [ -f "$top/variants/$1/config" ] && echo "$top/variants/$1/config" || echo -; }
-if why=$("$top/common/compare-configs.py" "$top/build/sg_table/obj/.config" "$(frag sg_table)" \
-	"$top/build/sg_ring/obj/.config" "$(frag sg_ring)" 2>&1); then
-	result config/variants-differ-only-as-declared passed
-else
-	result config/variants-differ-only-as-declared failed "$(echo "$why" | tail -n 1)"
-	echo "$why" | sed 's/^/    /'
-fi
+control=$(control_variant)
+frag() { variant_file "$1" config | grep . || echo -; }
+for c in $(candidate_variants); do
+	if why=$("$top/common/compare-configs.py" "$top/build/$control/obj/.config" "$(frag "$control")" \
+		"$top/build/$c/obj/.config" "$(frag "$c")" 2>&1); then
+		result "config/$c-differs-from-$control-only-as-declared" passed
+	else
+		result "config/$c-differs-from-$control-only-as-declared" failed "$(echo "$why" | tail -n 1)"
+		echo "$why" | sed 's/^/    /'
+	fi
+done
 # the same inlining in every kernel for the code they share, unless a
 # design requires otherwise (common/inline.accepted says why)
 if "$top/common/check-inline.py" $(variants) >"$runs/check-inline.txt" 2>&1; then
@@ -81,7 +84,7 @@ phase_done "test config and patches" "$tg"
 
 # --- the rig: accelerator fallback, hang, panic, plan status --------------
 tg=$(date +%s)
-v=sg_table
+v=$control
 if [ "$(SGB_KVM_DEV=/nonexistent SGB_ACCEL_CACHE=$runs/accel.none "$top/qemu/accel.sh" 2>"$runs/accel.none.err")" = tcg ] &&
 	grep -q '^tcg no /nonexistent' "$runs/accel.none"; then
 	result rig/accel-falls-back-without-kvm passed
@@ -187,11 +190,11 @@ elif ! grep -q 'boot(s) failed.*rerun with RUN_ID=died' "$runs/bench-died.log" |
 else
 	first=$(grep -o '[0-9]* boot(s) failed' "$runs/bench-died.log" | head -n 1)
 	# now let one kernel's boot succeed, then resume: it must be kept
-	bench_small 2 died BOOTS=fake:sg_table:1 BS=4k
+	bench_small 2 died BOOTS="fake:$control:1" BS=4k
 	kept=none
-	[ ! -f "$runs/bench/died/raw/fake/sg_table/r1/RESULT" ] || kept=$(cat "$runs/bench/died/raw/fake/sg_table/r1/RESULT")
+	[ ! -f "$runs/bench/died/raw/fake/$control/r1/RESULT" ] || kept=$(cat "$runs/bench/died/raw/fake/$control/r1/RESULT")
 	bench_small 2 died BS=4k
-	if [ "$kept" = pass ] && grep -q 'fake sg_table repeat 1: already complete, kept' "$runs/bench-died.log" &&
+	if [ "$kept" = pass ] && grep -q "fake $control repeat 1: already complete, kept" "$runs/bench-died.log" &&
 		grep -q '^Status: complete' "$runs/bench/died/REPORT.md"; then
 		result $name passed "$first first; resumed, the passed boot kept, complete"
 	else
@@ -226,8 +229,9 @@ for v in $(variants); do
 	else
 		result "$v/boot" failed "$(cat "$dir/RESULT")"
 	fi
-	# the KUnit suites each kernel must run (variants/<v>/kunit-suites)
-	"$py" "$top/tests/check_guest.py" "$dir" "$v" $(cat "$top/variants/$v/kunit-suites") >"$runs/$v.txt"
+	# the KUnit suites each kernel must run (kunit in variants/<v>/variant)
+	# shellcheck disable=SC2046
+	"$py" "$top/tests/check_guest.py" "$dir" "$v" $(variant_get "$v" kunit) >"$runs/$v.txt"
 	results_from <"$runs/$v.txt"
 	phase_done "test $v smoke and kunit" "$tg"
 	tg=$(date +%s)
