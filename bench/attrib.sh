@@ -118,14 +118,14 @@ out=${SGB_RESULTS:-$top/results}/$run_id
 work=$top/build/attrib/$run_id
 
 for d in "${devices[@]}"; do
-	case $d in real|fake|pvscsi|megasas|iommu-strict|iommu-lazy) ;; *) die "unknown device '$d': use real, fake, pvscsi, megasas, iommu-strict or iommu-lazy" ;; esac
-done
-# hba_of DEVICE: the QEMU HBA of a QEMU-disk class
-hba_of() {
-	case $1 in
-	pvscsi) echo pvscsi ;;
-	*) echo megasas ;;
+	case $d in real | fake) ;; *)
+		[ -n "$(adapter_of_class attrib "$d")" ] ||
+			die "unknown device '$d': use real, fake or an attrib class of common/adapters.tsv ($(classes_of attrib | tr '\n' ' '))" ;;
 	esac
+done
+# hba_of DEVICE: the QEMU HBA of a QEMU-disk class (common/adapters.tsv)
+hba_of() {
+	adapter_of_class attrib "$1"
 }
 # bdir_of DEVICE VARIANT: the build directory of the kernel a device boots
 iommu_kernel=${IOMMU_KERNEL:-iommu}

@@ -78,7 +78,10 @@ run_id=${RUN_ID:-$(date -u +%Y%m%d-%H%M%S)-$mode}
 out=${SGB_RESULTS:-$top/results}/$run_id
 
 for d in "${devices[@]}"; do
-	case $d in real|fake|virtio|pvscsi) ;; *) die "unknown device '$d': use real, fake, virtio or pvscsi" ;; esac
+	case $d in real | fake) ;; *)
+		[ -n "$(adapter_of_class bench "$d")" ] ||
+			die "unknown device '$d': use real, fake or a bench class of common/adapters.tsv ($(classes_of bench | tr '\n' ' '))" ;;
+	esac
 done
 for rw in "${rws[@]}"; do
 	case $rw in read|write|randread|randwrite) ;; *) die "unknown rw '$rw': use read, write, randread or randwrite" ;; esac
@@ -202,12 +205,12 @@ boot() {
 	# the virtual clock jump to the next timer deadline, so a completion
 	# would be seen up to a tick late; with idle=poll the vCPU keeps
 	# executing (and counting) instructions while it waits.
-	local disks=()
-	case $d in virtio|pvscsi)
-		disks=(-d "$d=null")
+	local disks=() hba
+	hba=$(adapter_of_class bench "$d")
+	if [ -n "$hba" ]; then
+		disks=(-d "$hba=null")
 		[ "$mode" = icount ] && disks+=(-a idle=poll)
-		;;
-	esac
+	fi
 	# qemu/run.sh's own messages go beside the boot (run.stderr), not to
 	# the terminal the progress lines share
 	if ! "$top/qemu/run.sh" -v "$v" -j "$out/raw/$d/$v/.r$r.job" -o "$tmp" -m "$mode" -M 2048 -t "${TIMEOUT:-1800}" "${disks[@]}" 2>"$tmp.stderr"; then

@@ -56,7 +56,7 @@ phase_done "test host" "$tg"
 
 # --- configs: every candidate differs from the control only as declared --
 tg=$(date +%s)
-control=$(control_variant)
+control=$(control_variant) || exit 1
 frag() { variant_file "$1" config | grep . || echo -; }
 for c in $(candidate_variants); do
 	if why=$("$top/common/compare-configs.py" "$top/build/$control/obj/.config" "$(frag "$control")" \
