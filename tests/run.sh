@@ -218,7 +218,14 @@ for hba in virtio pvscsi pvscsi-swiotlb; do
 	qdisk_checks="$qdisk_checks $hba/disk-appears $hba/verify-4k $hba/verify-1M $hba/verify-4M
 		$hba/requests-beyond-inline-sg-1M $hba/requests-beyond-inline-sg-4M"
 done
-for v in $(variants); do
+# kernel_tests V: every boot of kernel V (below), its results written to
+# $runs/V.results.tsv as "name<TAB>status<TAB>why" lines for the parent to
+# count: run in a subshell, beside the other kernels' (TEST_PAR at once).
+kernel_tests() {
+	local v=$1 tg dir tsv want name disks args hbas cds qd w h bs
+	exec 3>"$runs/$v.results.tsv"
+	result() { printf '%s\t%s\t%s\n' "$1" "$2" "${3:-}" >&3; }
+	results_from() { cat >&3; }
 	tg=$(date +%s)
 	dir=$runs/$v-smoke
 	# sg_api.dma_map_failure_partway makes dma-direct refuse a page on
@@ -275,12 +282,10 @@ for v in $(variants); do
 		result "$name" failed "no /dev/disk/by-id link from udev (see $dir/share/out/disk-links)"
 	fi
 	phase_done "test $v debian userspace" "$tg"
-done
 
-# --- each kernel: QEMU's other storage host adapters ----------------------
-# (tests/guest/qemu-hba.sh; the boots are hba_boots in common/lib.sh, and
-# their kernel arguments hba_args)
-for v in $(variants); do
+	# --- each kernel: QEMU's other storage host adapters ----------------------
+	# (tests/guest/qemu-hba.sh; the boots are hba_boots in common/lib.sh, and
+	# their kernel arguments hba_args)
 	tg=$(date +%s)
 	: >"$runs/$v-qemu-hba.tsv"
 	want=""
@@ -304,7 +309,30 @@ for v in $(variants); do
 	done
 	results_from < <(sed "s|^|$v/|" "$runs/$v-qemu-hba.tsv")
 	phase_done "test $v host adapters" "$tg"
+	exec 3>&-
+}
+
+# The kernels' boots, TEST_PAR kernels at once (default: one per host CPU):
+# a kernel's boots run one after another, each a guest whose one busy vCPU
+# keeps about one host CPU busy.  Each kernel's results are printed
+# together, in variant order, when every kernel has finished.
+par=${TEST_PAR:-$(nproc)}
+[[ $par =~ ^[1-9][0-9]*$ ]] || die "TEST_PAR=$par: say how many kernels to test at once, e.g. 1"
+tk=$(date +%s)
+mapfile -t kernels < <(variants)
+running=0
+for v in "${kernels[@]}"; do
+	# a kernel's failures are its results; wait -n only frees a slot
+	if [ $running -ge "$par" ]; then wait -n || true; running=$((running - 1)); fi
+	kernel_tests "$v" &
+	running=$((running + 1))
 done
+wait
+for v in "${kernels[@]}"; do
+	[ -s "$runs/$v.results.tsv" ] || result "$v/tests" failed "its boots wrote no result: see ${runs#"$top"/}/$v-*"
+	results_from <"$runs/$v.results.tsv"
+done
+phase_done "test every kernel ($par at once)" "$tk"
 
 # --- reliability, fast subset, on each variant's debug kernel -------------
 # (tests/reliability/; make test-full only; the full set is make reliability)
