@@ -4,6 +4,14 @@
 #   make test-full            make test plus the fast reliability subset on the
 #                             debug kernels (two more kernel builds)
 #   make bench                the A/B benchmark; results under results/<run-id>/
+#                             (CONFIG=<name>: a named configuration of
+#                             bench/configs/, e.g. bench-qemu-disks)
+#   make attrib CONFIG=name   exact instructions per I/O by function from the
+#                             TCG plugin (bench/attrib.sh), one named
+#                             configuration of bench/configs/attrib-*.conf;
+#                             the IOMMU ones build the iommu kernels first
+#   make plugin-check         the insncount plugin on a known path, and whether
+#                             its counts repeat (tests/plugin.sh)
 #   make shell VARIANT=name   boot one kernel with scsi_debug to a shell
 #   make build | image        just build the kernels / guest images
 #   make report RUN=dir       regenerate a run's REPORT.md (and DECISION.md) from its raw files
@@ -36,7 +44,7 @@ VARIANTS ?= $(notdir $(patsubst %/,%,$(wildcard variants/*/)))
 MODE ?= auto
 export MODE JOBS
 
-.PHONY: all deps base build image test test-full bench bench-multihost-selftest shell report decision check-patches check-build clean debug-build debug-image reliability
+.PHONY: all deps base build image test test-full bench attrib attrib-config plugin-check iommu-image bench-multihost-selftest shell report decision check-patches check-build clean debug-build debug-image reliability
 all: test
 
 deps:
@@ -72,6 +80,21 @@ reliability: debug-image image
 
 bench: image
 	@bench/run.sh
+
+# the kernels of the IOMMU class (bench/iommu.config), for make attrib
+iommu-image: base
+	@for v in $(VARIANTS); do common/build.sh $$v iommu && common/image/build.sh $$v iommu || exit 1; done
+
+# the named configuration first, before anything is built
+attrib-config:
+	@[ -f "bench/configs/$(CONFIG).conf" ] || { echo "sgbench: error: say which attribution: make attrib CONFIG=<$$(cd bench/configs && ls attrib-*.conf | sed 's/\.conf$$//' | tr '\n' ' ')>" >&2; exit 1; }
+
+attrib: attrib-config image
+	@if grep -q '^IOMMU_KERNEL=iommu' "bench/configs/$(CONFIG).conf"; then $(MAKE) --no-print-directory iommu-image; fi
+	@CONFIG=$(CONFIG) bench/attrib.sh
+
+plugin-check: image
+	@tests/plugin.sh
 
 bench-multihost-selftest: image
 	@tests/multihost.sh

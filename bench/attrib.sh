@@ -38,6 +38,10 @@
 #   PAR=1 | 2             the two kernels' boots one after another, or at once
 #   RUN_ID=<name>         default: attrib-<date>; output results/<run-id>/
 #                         (SGB_RESULTS=<dir> puts it under <dir> instead)
+#   CONFIG=<name>         the settings of bench/configs/<name>.conf, a named
+#                         configuration (make attrib CONFIG=<name>: one per
+#                         kind of attribution run the reports link); a
+#                         setting given in the environment wins over the file
 #
 # One boot per device and kernel, in icount mode (one vCPU, one TCG thread;
 # the guest's RDRAND seeded and its clock from a fixed date, see
@@ -109,6 +113,8 @@ set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/common/lib.sh"
 . "$top/bench/lib.sh"
+# CONFIG=<name>: the settings of bench/configs/<name>.conf (the environment wins)
+[ -z "${CONFIG:-}" ] || load_config "$CONFIG" DEVICES POINTS VARIANTS CACHE IOMMU_KERNEL IDLE SHUFFLE DIV FILL_BS PAR RUN_ID TIMEOUT
 
 read -r -a devices <<<"${DEVICES:-fake real}"
 read -r -a points <<<"${POINTS:-randread-4k-qd1 randread-64k-qd1 randread-1M-qd1 randread-4M-qd1}"

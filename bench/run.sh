@@ -36,6 +36,9 @@
 #                         over several hosts; default: all
 #   RUN_ID=<name>         (default: date-based); results/<run-id>/ is the output
 #                         (SGB_RESULTS=<dir> puts it under <dir> instead).
+#   CONFIG=<name>         the settings of bench/configs/<name>.conf, a named
+#                         configuration (make bench CONFIG=<name>); a setting
+#                         given in the environment wins over the file
 #
 # The run description, meta.txt (matrix, kernels, project commit), is
 # written first.  Each boot runs one variant on one device setting, every
@@ -54,6 +57,9 @@ set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/common/lib.sh"
 . "$top/bench/lib.sh"
+# CONFIG=<name>: the settings of bench/configs/<name>.conf (the environment wins)
+[ -z "${CONFIG:-}" ] || load_config "$CONFIG" DEVICES RW BS QD ENGINE REPEATS RUNTIME RAMP FLOOR MODE PAR \
+	PERF INFLIGHT INFLIGHT_NS CEIL DECISION MICROBENCH BOOTS RUN_ID TIMEOUT VARIANTS
 
 read -r -a devices <<<"${DEVICES:-real fake}"
 read -r -a rws <<<"${RW:-randread randwrite read write}"

@@ -17,6 +17,29 @@ phase_done() {
 	printf 'sgbench: phase %s: %d s\n' "$1" $(($(date +%s) - $2)) >&2
 }
 
+# load_config NAME VAR...: the named configuration bench/configs/NAME.conf
+# (mmtests style: the settings of one kind of run, under a name), for a
+# script that takes the settings VAR...: each "VAR=value" (or VAR="value")
+# line is exported unless the environment already sets VAR, so that
+# "make attrib CONFIG=attrib-o2 PAR=1" changes one setting of a named run.
+# Dies on a line it cannot read and on a VAR the script does not take.
+load_config() {
+	local name=$1 f line key val n=0
+	shift
+	f=$top/bench/configs/$name.conf
+	[ -f "$f" ] || die "no configuration '$name' (bench/configs/$name.conf): choose one of $(cd "$top/bench/configs" && ls -- *.conf | sed 's/\.conf$//' | tr '\n' ' ')"
+	while IFS= read -r line || [ -n "$line" ]; do
+		n=$((n + 1))
+		case $line in '' | '#'*) continue ;; esac
+		[[ $line =~ ^([A-Z_][A-Z0-9_]*)=(.*)$ ]] || die "bench/configs/$name.conf:$n: want VAR=value, not '$line'"
+		key=${BASH_REMATCH[1]} val=${BASH_REMATCH[2]}
+		[[ $val =~ ^\"(.*)\"$ ]] && val=${BASH_REMATCH[1]}
+		[[ " $* " == *" $key "* ]] || die "bench/configs/$name.conf:$n: $key is not a setting of this script (it takes: $*)"
+		[ -n "${!key+x}" ] || export "$key=$val"
+	done <"$f"
+	note "configuration $name (bench/configs/$name.conf)"
+}
+
 # The variants are the directories under variants/ (SGB_VARIANTS_DIR
 # replaces it, for the rig's own tests), each described by its file
 # variants/<name>/variant: one "key value" a line (role control|candidate,
