@@ -21,12 +21,12 @@
 #                             and the compile-test set build, no new warning,
 #                             and the prefix kernel boots (scsi_debug smoke,
 #                             virtio-scsi and pvscsi disks); PREFIXES="9-15",
-#                             PREFIX_BOOTS=all|smoke|none (slow: see README)
+#                             PREFIX_BOOTS=all|smoke|none (slow: see docs/patches.md)
 #   make check-build          the compile test: both trees build every SCSI,
 #                             ATA, USB-storage and Fusion object and every other
 #                             user of the accessors the series changes
 #                             (x86_64 allmodconfig), with no new warning
-#   make bench-multihost-selftest  the README's multi-host bench recipe (GNU
+#   make bench-multihost-selftest  the multi-host bench recipe of docs/bench.md (GNU
 #                             parallel over ssh) against this machine as its
 #                             own remote (an sshd of its own on 127.0.0.1),
 #                             checked against the same matrix run locally
