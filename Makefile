@@ -11,7 +11,10 @@
 #                             configuration of bench/configs/attrib-*.conf;
 #                             the IOMMU ones build the iommu kernels first
 #   make plugin-check         the insncount plugin on a known path, and whether
-#                             its counts repeat (tests/plugin.sh)
+#                             its counts repeat (tests/plugin.sh); its total
+#                             against QEMU's icount clock, and that this check
+#                             fails on a wrong mark (tests/plugin-clock.sh;
+#                             make test runs the clock check too)
 #   make shell VARIANT=name   boot one kernel with scsi_debug to a shell
 #   make build | image        just build the kernels / guest images
 #   make report RUN=dir       regenerate a run's REPORT.md (and DECISION.md) from its raw files
@@ -94,7 +97,7 @@ attrib: attrib-config image
 	@CONFIG=$(CONFIG) bench/attrib.sh
 
 plugin-check: image
-	@tests/plugin.sh
+	@rc=0; tests/plugin.sh || rc=1; tests/plugin-clock.sh || rc=1; WRONG_MARK=1 tests/plugin-clock.sh || rc=1; exit $$rc
 
 bench-multihost-selftest: image
 	@tests/multihost.sh

@@ -146,6 +146,16 @@ expect_fail plan-status-is-a-failure "$top/tests/rig/status.sh" 60 '^fail: the p
 results_from < <("$top/tests/rig/killed-and-full.sh" "$runs" -v $v)
 phase_done "test rig" "$tg"
 
+# --- the insncount plugin against an independent clock --------------------
+# (tests/plugin-clock.sh: one icount boot of the control with the plugin,
+# its total between two guest marks against QEMU's icount clock; it builds
+# the plugin first, and common/deps.sh plugin adds a deb-src apt source
+# once.)  In the background, beside the bench group's icount guests (its
+# serial run leaves a CPU free): an icount guest's counts do not depend on
+# the host's load.  Its results are printed after the bench group.
+"$top/tests/plugin-clock.sh" "$control" >"$runs/plugin-clock.tsv" 2>"$runs/plugin-clock.err" &
+plugin_clock_pid=$!
+
 # --- bench: in icount mode, guests run at once give the serial figures ----
 # (two small matrices, both kernels, one guest at a time and then two)
 tg=$(date +%s)
@@ -202,6 +212,12 @@ else
 	fi
 fi
 phase_done "test bench" "$tg"
+tg=$(date +%s)
+wait $plugin_clock_pid
+grep -q $'^plugin/total-matches-icount-clock\t' "$runs/plugin-clock.tsv" ||
+	result plugin/total-matches-icount-clock failed "no result: $(tail -n 1 "$runs/plugin-clock.err")"
+results_from <"$runs/plugin-clock.tsv"
+phase_done "test plugin clock (after the bench group)" "$tg"
 
 # --- each kernel: KUnit suites and the functional smoke test --------------
 pi_checks=""

@@ -5,7 +5,10 @@
 # package of the installed QEMU's source version, fetched once with
 # `apt-get source --download-only` into build/qemu-src/ (24 MB; apt needs a
 # deb-src entry, which 'common/deps.sh plugin' adds).  Only the header is unpacked.
-# Output: build/plugin/libinsncount.so.  Quiet and quick when up to date.
+# Output: build/plugin/libinsncount.so (one lib<name>.so per qemu/plugin/*.c),
+# and the guest programs of qemu/plugin/guest/ (freestanding static x86-64
+# binaries, no libc: build/plugin/icmark for tests/plugin-clock.sh).
+# Quiet and quick when up to date.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/common/lib.sh"
@@ -40,4 +43,15 @@ for c in "$top"/qemu/plugin/*.c; do
 		$(pkg-config --cflags glib-2.0) -o "$so.tmp" "$c" $(pkg-config --libs glib-2.0) ||
 		die "building $(basename "$so") failed (above)"
 	mv "$so.tmp" "$so"
+done
+for c in "$top"/qemu/plugin/guest/*.c; do
+	exe=$out/$(basename "$c" .c)
+	[ "$exe" -nt "$c" ] && continue
+	# linked at 0x13370000, an address no other guest program uses (the
+	# plugin's mark is a guest virtual address, seen in every process)
+	gcc -Os -static -nostdlib -ffreestanding -fno-pie -no-pie -fno-stack-protector \
+		-fno-asynchronous-unwind-tables -Wall -Wextra -Wl,-Ttext-segment=0x13370000 \
+		-Wl,--build-id=none -Wl,-n -Wl,--no-warn-rwx-segments -o "$exe.tmp" "$c" ||
+		die "building $(basename "$exe") failed (above)"
+	mv "$exe.tmp" "$exe"
 done

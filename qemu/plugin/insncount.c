@@ -2,7 +2,7 @@
  * insncount.c - QEMU TCG plugin: exact instruction counts per translated
  * block, keyed by guest virtual address, written as snapshots.
  *
- *   qemu-system-x86_64 ... -plugin build/plugin/libinsncount.so,out=FILE[,mark=0xADDR][,inline=off]
+ *   qemu-system-x86_64 ... -plugin build/plugin/libinsncount.so,out=FILE[,mark=0xADDR][,inline=off][,aux=FILE]
  *
  * Every translated block gets a record (start vaddr, vaddr of its last
  * instruction, instruction count); every execution of the block adds one to
@@ -27,6 +27,30 @@
  * killed QEMU with SIGSEGV (with and without a mark), so it is not the
  * default.
  *
+ * A block is counted whole when it is entered, so a block that an exception
+ * cuts short (a page fault at its third instruction, say) is counted with
+ * every instruction, where QEMU's icount counts only those before the
+ * faulting one (accel/tcg/translate-all.c: cpu_restore_state_from_tb()
+ * gives the rest back to icount_decr).  And a block's last instruction that
+ * crosses into a new page is counted although the x86 decoder gave it up
+ * (it is the first of the next block: bench/attrib.py phantoms()).
+ *
+ * aux=FILE (for the clock check, tests/plugin-clock.sh) writes one more line
+ * per snapshot to FILE, beside the counts:
+ *
+ *   A <seq> <why> <instructions> <starts> <phantoms> <halts>
+ *
+ * <instructions> is the snapshot's total (the S line's), <starts> the
+ * instructions started, counted by an inline add at every instruction (so a
+ * block cut by an exception counts the instructions up to and including the
+ * faulting one; a given-up page-crossing instruction, whose code the
+ * decoder removed with its plugin ops, not at all), <phantoms> the
+ * executions of blocks whose last instruction is a given-up page-crossing
+ * one (the instruction was seen crossing a page as the first of a block:
+ * matched by host address), <halts> the hlt instructions executed (where
+ * icount may have moved the clock on while the vCPU idled).  The inline add
+ * has one address for all vCPUs: exact with one TCG thread (icount).
+ *
  * A record is keyed by (vaddr, last insn vaddr, insns): the same kernel code
  * may be translated again (TB flushes, icount's block splitting), and its
  * counts then add up in one record; user processes sharing a vaddr share a
@@ -49,6 +73,7 @@ struct block {
 	uint64_t insns;
 	uint64_t count;		/* inline mode */
 	uint64_t *vcpu_count;	/* inline=off: one per vCPU */
+	const void *last_haddr;	/* aux: host address of the last instruction */
 };
 
 static GHashTable *blocks;
@@ -59,6 +84,11 @@ static bool have_mark;
 static bool use_inline;
 static int max_vcpus;
 static unsigned int seq;
+/* aux= */
+static FILE *aux;
+static uint64_t starts;
+static uint64_t *halts;		/* one per vCPU */
+static GHashTable *crossers;	/* host addresses of page-crossing first instructions */
 
 static guint block_hash(gconstpointer p)
 {
@@ -83,6 +113,11 @@ static uint64_t block_count(const struct block *b)
 		for (i = 0; i < max_vcpus; i++)
 			n += b->vcpu_count[i];
 	return n;
+}
+
+static uint64_t qatomic_starts(void)
+{
+	return __atomic_load_n(&starts, __ATOMIC_RELAXED);
 }
 
 static void snapshot(const char *why)
@@ -114,12 +149,35 @@ static void snapshot(const char *why)
 	}
 	fprintf(out, "E %u\n", s);
 	fflush(out);
+	if (aux) {
+		uint64_t phantoms = 0, h = 0;
+		int i;
+
+		g_hash_table_iter_init(&it, blocks);
+		while (g_hash_table_iter_next(&it, &key, NULL)) {
+			const struct block *b = key;
+
+			if (b->insns > 1 && b->last_haddr &&
+			    g_hash_table_contains(crossers, b->last_haddr))
+				phantoms += block_count(b);
+		}
+		for (i = 0; i < max_vcpus; i++)
+			h += halts[i];
+		fprintf(aux, "A %u %s %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 "\n",
+			s, why, total, qatomic_starts(), phantoms, h);
+		fflush(aux);
+	}
 	g_mutex_unlock(&lock);
 }
 
 static void on_mark(unsigned int vcpu, void *udata)
 {
 	snapshot("mark");
+}
+
+static void on_halt(unsigned int vcpu, void *udata)
+{
+	halts[vcpu]++;
 }
 
 static void on_exec(unsigned int vcpu, void *udata)
@@ -137,6 +195,9 @@ static void on_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 	key.vaddr = qemu_plugin_tb_vaddr(tb);
 	key.last = qemu_plugin_insn_vaddr(qemu_plugin_tb_get_insn(tb, n - 1));
 	key.insns = n;
+	key.count = 0;
+	key.vcpu_count = NULL;
+	key.last_haddr = NULL;
 
 	g_mutex_lock(&lock);
 	b = g_hash_table_lookup(blocks, &key);
@@ -146,9 +207,32 @@ static void on_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 		b->count = 0;
 		if (!use_inline)
 			b->vcpu_count = g_new0(uint64_t, max_vcpus);
+		if (aux)
+			b->last_haddr = qemu_plugin_insn_haddr(qemu_plugin_tb_get_insn(tb, n - 1));
 		g_hash_table_add(blocks, b);
 	}
+	if (aux) {
+		struct qemu_plugin_insn *first = qemu_plugin_tb_get_insn(tb, 0);
+		uint64_t va = qemu_plugin_insn_vaddr(first);
+		const void *ha = qemu_plugin_insn_haddr(first);
+
+		/* a first instruction may cross a page; a later one never does */
+		if (ha && (va & 0xfff) + qemu_plugin_insn_size(first) > 0x1000)
+			g_hash_table_add(crossers, (gpointer)ha);
+	}
 	g_mutex_unlock(&lock);
+
+	if (aux)
+		for (i = 0; i < n; i++) {
+			struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, i);
+
+			qemu_plugin_register_vcpu_insn_exec_inline(insn, QEMU_PLUGIN_INLINE_ADD_U64,
+								   &starts, 1);
+			if (qemu_plugin_insn_size(insn) == 1 &&
+			    *(const uint8_t *)qemu_plugin_insn_data(insn) == 0xf4)
+				qemu_plugin_register_vcpu_insn_exec_cb(insn, on_halt,
+								       QEMU_PLUGIN_CB_NO_REGS, NULL);
+		}
 
 	if (use_inline)
 		qemu_plugin_register_vcpu_tb_exec_inline(tb, QEMU_PLUGIN_INLINE_ADD_U64,
@@ -171,12 +255,14 @@ static void on_atexit(qemu_plugin_id_t id, void *p)
 {
 	snapshot("exit");
 	fclose(out);
+	if (aux)
+		fclose(aux);
 }
 
 QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *info,
 					   int argc, char **argv)
 {
-	const char *path = NULL;
+	const char *path = NULL, *aux_path = NULL;
 	int i;
 
 	for (i = 0; i < argc; i++) {
@@ -198,13 +284,15 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
 				return -1;
 			}
 			have_mark = true;
+		} else if (!strcmp(argv[i], "aux")) {
+			aux_path = eq + 1;
 		} else if (!strcmp(argv[i], "inline")) {
 			if (!qemu_plugin_bool_parse(argv[i], eq + 1, &use_inline)) {
 				fprintf(stderr, "insncount: inline=%s: say on or off\n", eq + 1);
 				return -1;
 			}
 		} else {
-			fprintf(stderr, "insncount: unknown argument '%s' (out=, mark=, inline=)\n", argv[i]);
+			fprintf(stderr, "insncount: unknown argument '%s' (out=, mark=, inline=, aux=)\n", argv[i]);
 			return -1;
 		}
 	}
@@ -222,6 +310,15 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
 	if (!out) {
 		fprintf(stderr, "insncount: cannot write %s: %s\n", path, strerror(errno));
 		return -1;
+	}
+	if (aux_path) {
+		aux = fopen(aux_path, "w");
+		if (!aux) {
+			fprintf(stderr, "insncount: cannot write %s: %s\n", aux_path, strerror(errno));
+			return -1;
+		}
+		halts = g_new0(uint64_t, max_vcpus);
+		crossers = g_hash_table_new(g_direct_hash, g_direct_equal);
 	}
 	blocks = g_hash_table_new(block_hash, block_equal);
 	qemu_plugin_register_vcpu_tb_trans_cb(id, on_trans);
