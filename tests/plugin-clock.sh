@@ -23,12 +23,15 @@
 # windows (its head says what each side counts, from QEMU 7.2's source)
 # and prints tests/run.sh's result lines:
 #   plugin/total-matches-icount-clock
-#   plugin/cut-blocks-per-io-within-<TOL> (TOL=0.5 instructions)
+#   plugin/cut-blocks-per-io-within-<TOL_PPM>ppm (TOL_PPM=10: of the
+#       instructions per I/O)
 # The plugin runs with aux= (per-instruction counting besides its block
 # counts): about 8 % more CPU than without (user time 24.9 s against
 # 23.1 s; 16.4 s without the plugin), 40 to 190 s of wall time a boot on
 # a 2-CPU host, depending on its load.
 #
+# N, BS (default 4k) and FAKE_RW (1, the default: no copy; 0: scsi_debug
+# copies the data) change the point.
 # WRONG_MARK=1: the self-test of the comparison on a real boot: the middle
 # mark reads its clock 1,000,000 instructions after the plugin's snapshot
 # (icmark late), so both windows are off by that much, in opposite
@@ -41,7 +44,11 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 
 v=${1:-$(control_variant)}
 n=${N:-200}
-tol=${TOL:-0.5}
+bs=${BS:-4k}
+fake=${FAKE_RW:-1}
+size=64
+[ "$fake" = 1 ] || size=256	# the store scsi_debug copies to, in the guest's 1.5 GiB
+tol=${TOL_PPM:-10}
 wrong=${WRONG_MARK:-0}
 check_variant "$v"
 [ -f "$top/build/$v/.built" ] && [ -f "$top/build/$v/initramfs.cpio" ] || die "$v is not built: run 'make image'"
@@ -50,11 +57,12 @@ icmark=$top/build/plugin/icmark
 mark=$(nm "$icmark" | awk '$3 == "icmark_mark" { print "0x" $1 }')
 [ -n "$mark" ] || die "$icmark has no icmark_mark symbol"
 work=$top/build/test-runs/plugin-clock-$v
+[ "$bs" = 4k ] && [ "$fake" = 1 ] || work=$work-$bs-fake_rw$fake
 [ "$wrong" != 1 ] || work=$work-wrong
 rm -rf "$work"
 mkdir -p "$work"
 
-fio="fio --name=p --filename=/dev/\$disk --direct=1 --ioengine=io_uring --rw=randread --bs=4k --iodepth=1 --randseed=1 --output-format=json"
+fio="fio --name=p --filename=/dev/\$disk --direct=1 --ioengine=io_uring --rw=randread --bs=$bs --iodepth=1 --randseed=1 --output-format=json"
 late=''
 [ "$wrong" = 1 ] && late=' late'
 {
@@ -66,7 +74,7 @@ base64 -d >/tmp/icmark <<'B64'
 $(base64 "$icmark")
 B64
 chmod +x /tmp/icmark
-disk=\$(sd_load dev_size_mb=64 delay=0 fake_rw=1)
+disk=\$(sd_load dev_size_mb=$size delay=0 fake_rw=$fake)
 settle
 $fio --number_ios=10 --output=/tmp/warm1.json
 $fio --number_ios=10 --output=/tmp/warm2.json
@@ -102,4 +110,4 @@ if [ "$wrong" = 1 ]; then
 	exit 1
 fi
 cat "$work/results.tsv"
-exit $rc
+exit "$rc"
