@@ -115,7 +115,7 @@ static uint64_t block_count(const struct block *b)
 	return n;
 }
 
-static uint64_t qatomic_starts(void)
+static uint64_t starts_now(void)
 {
 	return __atomic_load_n(&starts, __ATOMIC_RELAXED);
 }
@@ -164,7 +164,7 @@ static void snapshot(const char *why)
 		for (i = 0; i < max_vcpus; i++)
 			h += halts[i];
 		fprintf(aux, "A %u %s %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 "\n",
-			s, why, total, qatomic_starts(), phantoms, h);
+			s, why, total, starts_now(), phantoms, h);
 		fflush(aux);
 	}
 	g_mutex_unlock(&lock);
