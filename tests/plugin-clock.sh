@@ -31,7 +31,8 @@
 # a 2-CPU host, depending on its load.
 #
 # N, BS (default 4k) and FAKE_RW (1, the default: no copy; 0: scsi_debug
-# copies the data) change the point.
+# copies the data) change the point; HBA=<adapter> (e.g. megasas) reads a
+# 1 GiB raw file on that QEMU adapter instead of scsi_debug.
 # WRONG_MARK=1: the self-test of the comparison on a real boot: the middle
 # mark reads its clock 1,000,000 instructions after the plugin's snapshot
 # (icmark late), so both windows are off by that much, in opposite
@@ -48,6 +49,7 @@ bs=${BS:-4k}
 fake=${FAKE_RW:-1}
 size=64
 [ "$fake" = 1 ] || size=256	# the store scsi_debug copies to, in the guest's 1.5 GiB
+hba=${HBA:-}
 tol=${TOL_PPM:-10}
 wrong=${WRONG_MARK:-0}
 check_variant "$v"
@@ -58,6 +60,7 @@ mark=$(nm "$icmark" | awk '$3 == "icmark_mark" { print "0x" $1 }')
 [ -n "$mark" ] || die "$icmark has no icmark_mark symbol"
 work=$top/build/test-runs/plugin-clock-$v
 [ "$bs" = 4k ] && [ "$fake" = 1 ] || work=$work-$bs-fake_rw$fake
+[ -z "$hba" ] || work=$work-$hba
 [ "$wrong" != 1 ] || work=$work-wrong
 rm -rf "$work"
 mkdir -p "$work"
@@ -74,7 +77,7 @@ base64 -d >/tmp/icmark <<'B64'
 $(base64 "$icmark")
 B64
 chmod +x /tmp/icmark
-disk=\$(sd_load dev_size_mb=$size delay=0 fake_rw=$fake)
+$(if [ -n "$hba" ]; then echo "disk=\$(qdisk $hba)"; else echo "disk=\$(sd_load dev_size_mb=$size delay=0 fake_rw=$fake)"; fi)
 settle
 $fio --number_ios=10 --output=/tmp/warm1.json
 $fio --number_ios=10 --output=/tmp/warm2.json
@@ -93,7 +96,9 @@ EOF
 } >"$work/plan.sh"
 
 d=$work/boot
-if ! "$top/qemu/run.sh" -v "$v" -p "$work/plan.sh" -o "$d" -m icount -l -a norandmaps -t "${TIMEOUT:-900}" \
+disk_args=()
+[ -z "$hba" ] || disk_args=(-d "$hba=file:1G" -M 2048)
+if ! "$top/qemu/run.sh" -v "$v" -p "$work/plan.sh" -o "$d" -m icount -l -a norandmaps -t "${TIMEOUT:-900}" "${disk_args[@]}" \
 	-P "insncount,out=$d.counts,aux=$d.aux,mark=$mark" >"$work/boot.log" 2>&1; then
 	printf 'plugin/total-matches-icount-clock\tfailed\tthe boot failed: %s (see %s)\n' \
 		"$([ -f "$d/RESULT" ] && cat "$d/RESULT" || echo 'no result')" "${work#"$top"/}/boot.log"
