@@ -13,7 +13,13 @@ insncount TCG plugin's block counts (qemu/plugin/insncount.c).
       "# n_ios N" and the totals as header lines.  VMLINUX: the kernel
       the boot ran; with it an instruction that crosses a 4 KiB page at
       the end of a block is counted once, not twice (phantoms(); the
-      header's page_cross_insns says how many it took off).
+      header's page_cross_insns says how many it took off).  When the
+      counts come from the plugin's exact=on (a sixth field on every B
+      line: the instructions started in the block), a block's instructions
+      are those, not its executions times its length: a block cut by an
+      exception or for I/O counts what ran of it, and a given-up
+      page-crossing instruction is not in them (no correction needed; the
+      header says "# exact_starts 1").
   attrib.py fold-cache COUNTS SYSTEM_MAP KALLSYMS POINTS OUTDIR
       The same for the cachesim plugin's output (qemu/plugin/cachesim.c):
       OUTDIR/<point>.cache.tsv, per function the instructions, data
@@ -95,7 +101,7 @@ def read_framed(path, fmt, record, width, parse, header, check=None):
             w = line.split()
             if not w:
                 continue
-            if w[0] == record and cur is not None and len(w) == width:
+            if w[0] == record and cur is not None and len(w) in (width if isinstance(width, tuple) else (width,)):
                 k, v = parse(w)
                 cur[1][k] = v
             elif w[0] == "S" and len(w) == 5:
@@ -122,9 +128,30 @@ def read_snapshots(path):
         if total != snap[2]:
             return "snapshot totals %d instructions, its header says %d" % (total, snap[2])
         return None
-    return read_framed(path, "insncount", "B", 5,
+    return read_framed(path, "insncount", "B", (5, 6),
                        lambda w: ((int(w[1], 16), int(w[2], 16), int(w[3])), int(w[4])),
                        int, check)
+
+
+def read_starts(path):
+    """The instructions started per block (exact=on's sixth field of the B
+    lines), one {key: starts} per snapshot in read_snapshots()' order;
+    None if the plugin did not write them (a B line of five fields)."""
+    snaps = []
+    with open(path) as f:
+        for line in f:
+            w = line.split()
+            if not w:
+                continue
+            if w[0] == "S":
+                cur = {}
+            elif w[0] == "B":
+                if len(w) != 6:
+                    return None
+                cur[(int(w[1], 16), int(w[2], 16), int(w[3]))] = int(w[5])
+            elif w[0] == "E":
+                snaps.append(cur)
+    return snaps
 
 
 class Symbols:
@@ -215,8 +242,13 @@ def fold(counts, system_map, kallsyms, points_file, outdir, vmlinux=None):
     header says how many were taken off ("# page_cross_insns") and how many
     executions of blocks could not be checked ("# page_cross_unchecked")."""
     syms = Symbols(system_map, kallsyms)
-    crossers = page_crossers(vmlinux) if vmlinux else None
-    snaps = [s for s in read_snapshots(counts) if s[0] == "mark"]
+    every = read_snapshots(counts)
+    snaps = [s for s in every if s[0] == "mark"]
+    starts = read_starts(counts)
+    if starts is not None:
+        starts = [st for st, s in zip(starts, every) if s[0] == "mark"]
+    # exact=on's counts hold no given-up instruction: nothing to correct
+    crossers = page_crossers(vmlinux) if vmlinux and starts is None else None
     points = read_points(points_file)
     if len(snaps) < 3 * len(points):
         die("%s has %d mark snapshots, the %d points of %s need %d: did the guest plan finish?" %
@@ -234,6 +266,8 @@ def fold(counts, system_map, kallsyms, points_file, outdir, vmlinux=None):
 
     for i, (point, n) in enumerate(points):
         s0, s1, s2 = (snaps[3 * i + j][1] for j in range(3))
+        if starts is not None:
+            t0, t1, t2 = (starts[3 * i + j] for j in range(3))
         funcs = {}
         spanning = [0, 0]
         keys = set(s1) | set(s2)
@@ -247,14 +281,19 @@ def fold(counts, system_map, kallsyms, points_file, outdir, vmlinux=None):
             name, spans, entry = where(key)
             f = funcs.setdefault(name, [0, 0, 0, 0])
             extra, unsure = ph.get(key, (0, 0))
+            if starts is not None:
+                a0, a1, a2 = t0.get(key, 0), t1.get(key, 0), t2.get(key, 0)
+                insns = (a1 - a0, a2 - a1)
+            else:
+                insns = (d[0] * (key[2] - extra), d[1] * (key[2] - extra))
             for j in (0, 1):
-                f[j] += d[j] * (key[2] - extra)
+                f[j] += insns[j]
                 crossing[j] += d[j] * extra
                 unchecked[j] += d[j] * unsure
                 if entry:
                     f[2 + j] += d[j]
                 if spans:
-                    spanning[j] += d[j] * (key[2] - extra)
+                    spanning[j] += insns[j]
         path = os.path.join(outdir, point + ".tsv")
         with open(path + ".tmp", "w") as out:
             out.write("# insncount fold: per function, instructions in the run of N I/Os and in the run of 2N,\n")
@@ -262,7 +301,11 @@ def fold(counts, system_map, kallsyms, points_file, outdir, vmlinux=None):
             out.write("# n_ios %d\n" % n)
             out.write("# total_insns %d %d\n" % (sum(f[0] for f in funcs.values()), sum(f[1] for f in funcs.values())))
             out.write("# spanning_insns %d %d\n" % tuple(spanning))
-            if crossers is not None:
+            if starts is not None:
+                out.write("# exact_starts 1\n")
+                out.write("# page_cross_insns 0 0\n")
+                out.write("# page_cross_unchecked 0 0\n")
+            elif crossers is not None:
                 out.write("# page_cross_insns %d %d\n" % tuple(crossing))
                 out.write("# page_cross_unchecked %d %d\n" % tuple(unchecked))
             out.write("function\tinsns_n\tinsns_2n\tentries_n\tentries_2n\n")

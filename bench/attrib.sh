@@ -35,6 +35,12 @@
 #                         or 1M allocates that many pages at a time, so a
 #                         buffer is runs of up to that many contiguous pages
 #                         (what they were: ATTRIBUTION.md's bvecs per I/O)
+#   EXACT=0 | 1           1: the insncount plugin with exact=on, and the fold
+#                         takes each block's instructions from the
+#                         instructions started in it (what ran of a block an
+#                         exception or an MMIO access cut, which the block
+#                         count has whole: about 20 per I/O on megasas,
+#                         docs/attribution.md); 0 (the default): block counts
 #   PAR=1 | 2             the two kernels' boots one after another, or at once
 #   RUN_ID=<name>         default: attrib-<date>; output results/<run-id>/
 #                         (SGB_RESULTS=<dir> puts it under <dir> instead)
@@ -114,7 +120,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/common/lib.sh"
 . "$top/bench/lib.sh"
 # CONFIG=<name>: the settings of bench/configs/<name>.conf (the environment wins)
-[ -z "${CONFIG:-}" ] || load_config "$CONFIG" DEVICES POINTS VARIANTS CACHE IOMMU_KERNEL IDLE SHUFFLE DIV FILL_BS PAR RUN_ID TIMEOUT
+[ -z "${CONFIG:-}" ] || load_config "$CONFIG" DEVICES POINTS VARIANTS CACHE IOMMU_KERNEL IDLE SHUFFLE DIV FILL_BS PAR RUN_ID TIMEOUT EXACT
 
 read -r -a devices <<<"${DEVICES:-fake real}"
 read -r -a points <<<"${POINTS:-randread-4k-qd1 randread-64k-qd1 randread-1M-qd1 randread-4M-qd1}"
@@ -282,7 +288,7 @@ mkdir -p "$out/raw" "$work"
 {
 	echo "run_id $run_id"
 	echo "mode icount (-accel tcg,thread=single -icount shift=0,sleep=off -seed 1 -rtc base=2026-01-01T00:00:00,clock=vm, 1 vCPU), plan from the initramfs (qemu/run.sh -l), guest norandmaps"
-	echo "plugin insncount (qemu/plugin/insncount.c, per-vCPU callback counters), mark __x64_sys_sync"
+	echo "plugin insncount (qemu/plugin/insncount.c, per-vCPU callback counters$([ "${EXACT:-0}" = 1 ] && echo ', exact=on: instructions started per block'), mark __x64_sys_sync"
 	[ "${CACHE:-0}" = 1 ] && echo "plugin cachesim (qemu/plugin/cachesim.c), N/4 I/Os per run, a separate boot"
 	echo "devices ${devices[*]}"
 	echo "device_real scsi_debug dev_size_mb=1024 delay=0"
@@ -341,7 +347,7 @@ attrib_boot() {
 	note "attrib: $d $v $plugin (${points[*]})"
 	t0=$(date +%s)
 	"$top/qemu/run.sh" -v "$v" -p "$work/plan-$d-$div-$v.sh" -o "$boot" -m icount -l "${args[@]}" -t "${TIMEOUT:-3600}" \
-		-P "$plugin,out=$boot/$plugin.txt,mark=$mark" ||
+		-P "$plugin,out=$boot/$plugin.txt,mark=$mark$([ "$plugin" = insncount ] && [ "${EXACT:-0}" = 1 ] && echo ,exact=on)" ||
 		die "the $d $v $plugin boot failed: $(cat "$boot/RESULT" 2>/dev/null || echo 'no result'); see $boot"
 	note "attrib: $d $v $plugin took $(($(date +%s) - t0)) s wall"
 	dst=$out/raw/$d/$v

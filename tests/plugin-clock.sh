@@ -32,7 +32,8 @@
 #
 # N, BS (default 4k) and FAKE_RW (1, the default: no copy; 0: scsi_debug
 # copies the data) change the point; HBA=<adapter> (e.g. megasas) reads a
-# 1 GiB raw file on that QEMU adapter instead of scsi_debug.
+# 1 GiB raw file on that QEMU adapter instead of scsi_debug.  EXACT=1: the
+# plugin with exact=on (per-block instructions started in its counts).
 # WRONG_MARK=1: the self-test of the comparison on a real boot: the middle
 # mark reads its clock 1,000,000 instructions after the plugin's snapshot
 # (icmark late), so both windows are off by that much, in opposite
@@ -50,6 +51,8 @@ fake=${FAKE_RW:-1}
 size=64
 [ "$fake" = 1 ] || size=256	# the store scsi_debug copies to, in the guest's 1.5 GiB
 hba=${HBA:-}
+exact=''
+[ "${EXACT:-0}" != 1 ] || exact=,exact=on
 tol=${TOL_PPM:-10}
 wrong=${WRONG_MARK:-0}
 check_variant "$v"
@@ -99,7 +102,7 @@ d=$work/boot
 disk_args=()
 [ -z "$hba" ] || disk_args=(-d "$hba=file:1G" -M 2048)
 if ! "$top/qemu/run.sh" -v "$v" -p "$work/plan.sh" -o "$d" -m icount -l -a norandmaps -t "${TIMEOUT:-900}" "${disk_args[@]}" \
-	-P "insncount,out=$d.counts,aux=$d.aux,mark=$mark" >"$work/boot.log" 2>&1; then
+	-P "insncount,out=$d.counts,aux=$d.aux,mark=$mark$exact" >"$work/boot.log" 2>&1; then
 	printf 'plugin/total-matches-icount-clock\tfailed\tthe boot failed: %s (see %s)\n' \
 		"$([ -f "$d/RESULT" ] && cat "$d/RESULT" || echo 'no result')" "${work#"$top"/}/boot.log"
 	exit 1

@@ -196,6 +196,58 @@ class PageCrossFoldTest(unittest.TestCase):
         self.assertNotIn('page_cross_insns', meta)
 
 
+class ExactFoldTest(PageCrossFoldTest):
+    """The plugin's exact=on: a sixth field on every B line, the
+    instructions started in the block (an inline add at each instruction).
+    The fold takes a block's instructions from it: what ran of a block that
+    an exception or an MMIO access cut (the block count has it whole), and
+    no given-up page-crossing instruction (its add is removed with its
+    code), so no page-crossing correction on top."""
+
+    def setUp(self):
+        super().setUp()
+        t = self.TEXT
+        # (start, last, instructions): (executions, instructions started) at marks 1, 2, 3
+        blocks = {
+            (t + 0xffa, t + 0xffc, 3): ((0, 10, 30), (0, 20, 60)),   # the phantom movabs never starts
+            (t + 0xffc, t + 0x1007, 3): ((0, 10, 30), (0, 29, 88)),  # cut at its 2nd instruction once a run
+            (t + 0xffc, t + 0xffc, 1): ((0, 1, 2), (0, 1, 2)),
+            (t + 0x1ff4, t + 0x1ffa, 7): ((0, 5, 15), (0, 35, 101)),  # cut for I/O after 4 in the 2N run
+            (0x400ff0, 0x400ff8, 3): ((0, 4, 12), (0, 12, 36)),
+        }
+        with open(os.path.join(self.tmp, 'counts'), 'w') as f:
+            for i in range(3):
+                total = sum(k[2] * c[0][i] for k, c in blocks.items())
+                f.write('S %d mark %d %d\n' % (i + 1, len(blocks), total))
+                for k, c in blocks.items():
+                    f.write('B %x %x %d %d %d\n' % (k[0], k[1], k[2], c[0][i], c[1][i]))
+                f.write('E %d\n' % (i + 1))
+
+    def test_the_fold_counts_the_instructions_started(self):
+        for vmlinux in (self.vmlinux, None):
+            meta, funcs = self.fold(vmlinux)
+            # f: 10 * 2 + 29 + 1 and 20 * 2 + 59 + 1; g: 35 and 70 - 4
+            self.assertEqual(funcs['f'], [50, 100, 10, 20])
+            self.assertEqual(funcs['g'][:2], [35, 66])
+            self.assertEqual(funcs['[user]'][:2], [12, 24])
+            self.assertEqual(meta['total_insns'], [97, 190])
+            self.assertEqual(meta['page_cross_insns'], [0, 0])
+            self.assertEqual(meta['page_cross_unchecked'], [0, 0])
+            with open(os.path.join(self.tmp, 'out', 'randread-4M-qd1.tsv')) as f:
+                self.assertIn('# exact_starts 1\n', f.read())
+
+    def test_read_starts_is_none_for_block_counts_alone(self):
+        self.assertIsNone(attrib.read_starts(os.path.join(DATA, 'counts-sg_table.txt')))
+        st = attrib.read_starts(os.path.join(self.tmp, 'counts'))
+        self.assertEqual(len(st), 3)
+        self.assertEqual(st[2][(self.TEXT + 0x1ff4, self.TEXT + 0x1ffa, 7)], 101)
+
+    # the parent's tests are of the five-field counts
+    test_a_page_crossing_last_instruction_is_counted_once = None
+    test_without_the_vmlinux_the_fold_counts_as_the_plugin_did = None
+    test_page_crossers_finds_the_movabs_only = None
+
+
 def write_tsv(path, n, funcs):
     """A fold's tsv as attrib.fold writes it: FUNCS is {name: [insns N run,
     insns 2N run, entries N run, entries 2N run]}."""
