@@ -42,6 +42,8 @@
 #                         configuration (make attrib CONFIG=<name>: one per
 #                         kind of attribution run the reports link); a
 #                         setting given in the environment wins over the file
+#   ALLOW_DIRTY=1         run into results/ from a checkout with uncommitted
+#                         changes (refused by default: require_committed_tree)
 #
 # One boot per device and kernel, in icount mode (one vCPU, one TCG thread;
 # the guest's RDRAND seeded and its clock from a fixed date, see
@@ -115,6 +117,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/bench/lib.sh"
 # CONFIG=<name>: the settings of bench/configs/<name>.conf (the environment wins)
 [ -z "${CONFIG:-}" ] || load_config "$CONFIG" DEVICES POINTS VARIANTS CACHE IOMMU_KERNEL IDLE SHUFFLE DIV FILL_BS PAR RUN_ID TIMEOUT
+require_committed_tree
 
 read -r -a devices <<<"${DEVICES:-fake real}"
 read -r -a points <<<"${POINTS:-randread-4k-qd1 randread-64k-qd1 randread-1M-qd1 randread-4M-qd1}"
@@ -284,6 +287,7 @@ mkdir -p "$out/raw" "$work"
 	echo "mode icount (-accel tcg,thread=single -icount shift=0,sleep=off -seed 1 -rtc base=2026-01-01T00:00:00,clock=vm, 1 vCPU), plan from the initramfs (qemu/run.sh -l), guest norandmaps"
 	echo "plugin insncount (qemu/plugin/insncount.c, per-vCPU callback counters), mark __x64_sys_sync"
 	[ "${CACHE:-0}" = 1 ] && echo "plugin cachesim (qemu/plugin/cachesim.c), N/4 I/Os per run, a separate boot"
+	echo "project_commit $(project_commit)"
 	echo "devices ${devices[*]}"
 	echo "device_real scsi_debug dev_size_mb=1024 delay=0"
 	echo "device_fake scsi_debug dev_size_mb=1024 delay=0 fake_rw=1"

@@ -40,6 +40,36 @@ load_config() {
 	note "configuration $name (bench/configs/$name.conf)"
 }
 
+# require_committed_tree: a run written into results/ (SGB_RESULTS unset)
+# is evidence a report may cite, so it is made from a committed tree: dies
+# naming the changed files (outside results/ and build/; untracked ones
+# too) unless ALLOW_DIRTY=1, in which case the run's meta.txt says
+# "with uncommitted changes".  Runs elsewhere (the tests') are not checked.
+require_committed_tree() {
+	local changed
+	[ -z "${SGB_RESULTS:-}" ] || return 0
+	[ "${ALLOW_DIRTY:-0}" = 1 ] && return 0
+	[ -e "$top/.git" ] || return 0
+	changed=$(git -C "$top" status --porcelain -- . ':!results' ':!build') ||
+		die "git status failed in $top (above)"
+	[ -z "$changed" ] ||
+		die "this checkout has changes that are not committed ($(printf '%s\n' "$changed" | head -n 5 | cut -c4- | tr '\n' ' ')): a run in results/ must name the tree it was made from; commit them, or set ALLOW_DIRTY=1 to run anyway (its meta.txt then says so)"
+}
+
+# project_commit: the checkout's commit, "with uncommitted changes" when
+# anything outside results/ and build/ differs from it (untracked files
+# too), for a run's meta.txt
+project_commit() {
+	local c
+	[ -e "$top/.git" ] || { echo "unknown (not a git checkout)"; return 0; }
+	c=$(git -C "$top" rev-parse HEAD) || die "git rev-parse failed in $top (above)"
+	if [ -n "$(git -C "$top" status --porcelain -- . ':!results' ':!build')" ]; then
+		echo "$c with uncommitted changes"
+	else
+		echo "$c"
+	fi
+}
+
 # The variants are the directories under variants/ (SGB_VARIANTS_DIR
 # replaces it, for the rig's own tests), each described by its file
 # variants/<name>/variant: one "key value" a line (role control|candidate,
