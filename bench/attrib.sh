@@ -226,7 +226,8 @@ plan() {
 	echo '. "$SGB_LIB"'
 	echo 'set -e'
 	case $dev in
-	pvscsi | megasas | iommu-*)
+	real | fake) echo "disk=\$(sd_load $params)" ;;
+	*)
 		echo "disk=\$(qdisk $(hba_of "$dev"))"
 		# the limits a request is split by, and the IOMMU domain of the HBA
 		echo 'q=/sys/block/$disk/queue'
@@ -242,8 +243,6 @@ plan() {
 		echo '{ echo "pci_device ${pci##*/}"; echo "iommu_group_type $type"; echo "cmdline $(cat /proc/cmdline)"; dmesg | grep -E "DMAR|iommu|IOMMU" || true; } >"$SGB_OUT/iommu-state"'
 		echo "[ \"\$type\" = $want ] || { echo \"the HBA's IOMMU domain is '\$type', $dev wants $want\" >&2; exit 1; }"
 		;;
-	pvscsi | megasas) ;;
-	*) echo "disk=\$(sd_load $params)" ;;
 	esac
 	echo 'cp /proc/kallsyms "$SGB_OUT/kallsyms"'
 	echo 'settle'
@@ -295,6 +294,8 @@ mkdir -p "$out/raw" "$work"
 		case $d in
 		pvscsi) echo "device_pvscsi pvscsi on a 1 GiB sparse raw file (QEMU's file driver), pc machine, no IOMMU, the normal kernel, guest${idle_arg:- with hlt}" ;;
 		megasas) echo "device_megasas megasas on a 1 GiB sparse raw file (QEMU's file driver), q35 machine, no IOMMU, the normal kernel, guest${idle_arg:- with hlt}" ;;
+		real | fake) ;;
+		*) echo "device_$d $(hba_of "$d") on a 1 GiB sparse raw file (QEMU's file driver), $(adapter_get "$(hba_of "$d")" machine) machine, no IOMMU, the normal kernel, guest${idle_arg:- with hlt}" ;;
 		iommu-strict) echo "device_iommu-strict megasas on a 1 GiB sparse raw file (QEMU's file driver), q35 + intel-iommu,intremap=off, the <variant>-$iommu_kernel kernel, guest intel_iommu=on iommu.strict=1${idle_arg}" ;;
 		iommu-lazy) echo "device_iommu-lazy megasas on a 1 GiB sparse raw file (QEMU's file driver), q35 + intel-iommu,intremap=off, the <variant>-$iommu_kernel kernel, guest intel_iommu=on iommu.strict=0${idle_arg}" ;;
 		esac
