@@ -35,6 +35,14 @@
 #                         or 1M allocates that many pages at a time, so a
 #                         buffer is runs of up to that many contiguous pages
 #                         (what they were: ATTRIBUTION.md's bvecs per I/O)
+#   SEED=1                the boot set: QEMU's -seed of every boot (the guest's
+#                         RDRAND, so its slab freelists, page shuffle and
+#                         every other random choice of the boot) and fio's
+#                         randseed (the buffer file's fill order and the
+#                         I/O offsets).  Runs of two seeds are independent
+#                         boot sets: the spread of sg_ring - sg_table over
+#                         seeds is the between-boot resolution of the
+#                         exact counts; one seed repeats byte for byte
 #   PAR=1 | 2             the two kernels' boots one after another, or at once
 #   RUN_ID=<name>         default: attrib-<date>; output results/<run-id>/
 #                         (SGB_RESULTS=<dir> puts it under <dir> instead)
@@ -116,13 +124,15 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/common/lib.sh"
 . "$top/bench/lib.sh"
 # CONFIG=<name>: the settings of bench/configs/<name>.conf (the environment wins)
-[ -z "${CONFIG:-}" ] || load_config "$CONFIG" DEVICES POINTS VARIANTS CACHE IOMMU_KERNEL IDLE SHUFFLE DIV FILL_BS PAR RUN_ID TIMEOUT
+[ -z "${CONFIG:-}" ] || load_config "$CONFIG" DEVICES POINTS VARIANTS CACHE IOMMU_KERNEL IDLE SHUFFLE DIV FILL_BS PAR RUN_ID TIMEOUT SEED
 require_committed_tree
 
 read -r -a devices <<<"${DEVICES:-fake real}"
 read -r -a points <<<"${POINTS:-randread-4k-qd1 randread-64k-qd1 randread-1M-qd1 randread-4M-qd1}"
 read -r -a variants_list <<<"${VARIANTS:-$(variants | tr '\n' ' ')}"
 run_id=${RUN_ID:-attrib-$(date -u +%Y%m%d-%H%M%S)}
+seed=${SEED:-1}
+[[ $seed =~ ^[0-9]+$ ]] || die "SEED=$seed: the boot set is a number, e.g. SEED=2"
 out=${SGB_RESULTS:-$top/results}/$run_id
 work=$top/build/attrib/$run_id
 
@@ -261,11 +271,11 @@ plan() {
 	# contiguous runs, and a qd32 run of N I/Os used the buffers in other
 	# proportions than the run of 2N).  FILL_BS larger than 4k writes it in
 	# random blocks of that many pages, each allocated in one go.
-	echo "fio --name=fill --filename=$fio_buffer --rw=randwrite --bs=$fill_bs --size=$(buffer_mib)M --randseed=1 --fallocate=none --ioengine=psync --output=/tmp/fill.json --output-format=json"
+	echo "fio --name=fill --filename=$fio_buffer --rw=randwrite --bs=$fill_bs --size=$(buffer_mib)M --randseed=$seed --fallocate=none --ioengine=psync --output=/tmp/fill.json --output-format=json"
 	for p in "${points[@]}"; do
 		rw=${p%%-*} bs=${p#*-} bs=${bs%-qd*} qd=${p##*-qd}
 		n=$(($(n_ios "$bs") / div))
-		fio="fio --name=$p --filename=/dev/\$disk --direct=1 --ioengine=io_uring --rw=$rw --bs=$bs --iodepth=$qd --randseed=1 --iomem=mmapshared:$fio_buffer --output-format=json"
+		fio="fio --name=$p --filename=/dev/\$disk --direct=1 --ioengine=io_uring --rw=$rw --bs=$bs --iodepth=$qd --randseed=$seed --iomem=mmapshared:$fio_buffer --output-format=json"
 		echo "$fio --number_ios=$(((n + 3) / 4)) --output=/tmp/$p-warm1.json"
 		echo "$fio --number_ios=$(((n + 3) / 4)) --output=/tmp/$p-warm2.json"
 		echo "sync"
@@ -283,7 +293,8 @@ plan() {
 mkdir -p "$out/raw" "$work"
 {
 	echo "run_id $run_id"
-	echo "mode icount (-accel tcg,thread=single -icount shift=0,sleep=off -seed 1 -rtc base=2026-01-01T00:00:00,clock=vm, 1 vCPU), plan from the initramfs (qemu/run.sh -l), guest norandmaps"
+	echo "seed $seed"
+	echo "mode icount (-accel tcg,thread=single -icount shift=0,sleep=off -seed $seed -rtc base=2026-01-01T00:00:00,clock=vm, 1 vCPU), plan from the initramfs (qemu/run.sh -l), guest norandmaps"
 	echo "plugin insncount (qemu/plugin/insncount.c, per-vCPU callback counters), mark __x64_sys_sync"
 	[ "${CACHE:-0}" = 1 ] && echo "plugin cachesim (qemu/plugin/cachesim.c), N/4 I/Os per run, a separate boot"
 	echo "project_commit $(project_commit)"
@@ -301,7 +312,7 @@ mkdir -p "$out/raw" "$work"
 		esac
 	done
 	[ -z "$shuffle_arg" ] || echo "guest page_alloc.shuffle=1 (every device)"
-	echo "fio direct=1 ioengine=io_uring randseed=1 iomem=mmapshared:$fio_buffer (one tmpfs file, filled once per boot in random $fill_bs blocks: every run maps the same pages) number_ios=N then 2N (N: 4k 2000, 64k 1000, 1M 200, 4M 100$([ "$div" = 1 ] || echo ", divided by $div"))"
+	echo "fio direct=1 ioengine=io_uring randseed=$seed iomem=mmapshared:$fio_buffer (one tmpfs file, filled once per boot in random $fill_bs blocks: every run maps the same pages) number_ios=N then 2N (N: 4k 2000, 64k 1000, 1M 200, 4M 100$([ "$div" = 1 ] || echo ", divided by $div"))"
 	for p in "${points[@]}"; do echo "point $p"; done
 	echo "variants ${variants_list[*]}"
 	# the control of the variant table (variants/<name>/variant), if the run has it
@@ -345,7 +356,7 @@ attrib_boot() {
 	boot=$work/$d-$v-$plugin
 	note "attrib: $d $v $plugin (${points[*]})"
 	t0=$(date +%s)
-	"$top/qemu/run.sh" -v "$v" -p "$work/plan-$d-$div-$v.sh" -o "$boot" -m icount -l "${args[@]}" -t "${TIMEOUT:-3600}" \
+	"$top/qemu/run.sh" -v "$v" -p "$work/plan-$d-$div-$v.sh" -o "$boot" -m icount -S "$seed" -l "${args[@]}" -t "${TIMEOUT:-3600}" \
 		-P "$plugin,out=$boot/$plugin.txt,mark=$mark" ||
 		die "the $d $v $plugin boot failed: $(cat "$boot/RESULT" 2>/dev/null || echo 'no result'); see $boot"
 	note "attrib: $d $v $plugin took $(($(date +%s) - t0)) s wall"
