@@ -29,6 +29,10 @@
 #                         results/attrib-20261205-iommu); 0 (the default):
 #                         the boot's allocation history alone places them
 #   DIV=1                 N divided by DIV for every point (fewer I/Os per run)
+#   MUL=1                 N times MUL for every point (more I/Os per run, so
+#                         an event that does not come with each I/O, such as
+#                         a reseed of the kernel's RNG, weighs less per I/O;
+#                         2N I/Os of each point must fit in scsi_debug's 1 GiB)
 #   FILL_BS=4k            the block size of the one write, in random order, of
 #                         fio's buffer file (plan()): 4k (the default) makes
 #                         every page of a buffer its own bvec; 16k, 64k, 256k
@@ -124,7 +128,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/common/lib.sh"
 . "$top/bench/lib.sh"
 # CONFIG=<name>: the settings of bench/configs/<name>.conf (the environment wins)
-[ -z "${CONFIG:-}" ] || load_config "$CONFIG" DEVICES POINTS VARIANTS CACHE IOMMU_KERNEL IDLE SHUFFLE DIV FILL_BS PAR RUN_ID TIMEOUT SEED
+[ -z "${CONFIG:-}" ] || load_config "$CONFIG" DEVICES POINTS VARIANTS CACHE IOMMU_KERNEL IDLE SHUFFLE DIV MUL FILL_BS PAR RUN_ID TIMEOUT SEED
 require_committed_tree
 
 read -r -a devices <<<"${DEVICES:-fake real}"
@@ -160,6 +164,8 @@ case ${SHUFFLE:-0} in
 esac
 div=${DIV:-1}
 [[ $div =~ ^[1-9][0-9]*$ ]] || die "DIV must be a positive integer, not '$div'"
+mul=${MUL:-1}
+[[ $mul =~ ^[1-9][0-9]*$ ]] || die "MUL must be a positive integer, not '$mul'"
 fill_bs=${FILL_BS:-4k}
 case $fill_bs in 4k | 16k | 64k | 256k | 1M) ;; *) die "FILL_BS must be 4k, 16k, 64k, 256k or 1M (a power of two that divides the buffer's whole MiB), not '$fill_bs'" ;; esac
 case $iommu_kernel in iommu | debug) ;; *) die "IOMMU_KERNEL must be iommu or debug, not '$iommu_kernel'" ;; esac
@@ -188,15 +194,17 @@ for v in "${variants_list[@]}"; do
 done
 "$top/qemu/plugin/build.sh"
 
-# n_ios BS: N for a block size (2N of them fit in 1 GiB)
+# n_ios BS: N for a block size (2N of them fit in 1 GiB), times MUL
 n_ios() {
+	local n
 	case $1 in
-	4k) echo 2000 ;;
-	64k) echo 1000 ;;
-	1M) echo 200 ;;
-	4M) echo 100 ;;
+	4k) n=2000 ;;
+	64k) n=1000 ;;
+	1M) n=200 ;;
+	4M) n=100 ;;
 	*) die "no N for block size '$1': add it to n_ios() in bench/attrib.sh" ;;
 	esac
+	echo $((n * mul))
 }
 
 # the file fio's buffers are mapped from (see plan), and its size in MiB:
@@ -224,7 +232,14 @@ j = json.load(open(sys.argv[1]))["jobs"][0]
 print(j["read"]["total_ios"] + j["write"]["total_ios"])' "$1"
 }
 
-for p in "${points[@]}"; do n_ios "$(bs_of "$p")" >/dev/null; done
+# 2N I/Os of each point stay inside scsi_debug's 1 GiB, so that fio's
+# random map never runs out (MUL)
+for p in "${points[@]}"; do
+	b=$(bs_of "$p")
+	case $b in *k) kib=${b%k} ;; *M) kib=$((${b%M} * 1024)) ;; *) die "no size for block size '$b'" ;; esac
+	[ $((2 * $(n_ios "$b") * kib)) -le $((1024 * 1024)) ] ||
+		die "MUL=$mul: 2N I/Os of $p are $((2 * $(n_ios "$b") * kib / 1024)) MiB, more than scsi_debug's 1 GiB; use a smaller MUL or other points"
+done
 
 # plan DEVICE [DIV]: the guest plan of one boot (N divided by DIV).  It runs
 # from the initramfs (qemu/run.sh -l): $SGB_OUT is a tmpfs directory the
@@ -312,7 +327,7 @@ mkdir -p "$out/raw" "$work"
 		esac
 	done
 	[ -z "$shuffle_arg" ] || echo "guest page_alloc.shuffle=1 (every device)"
-	echo "fio direct=1 ioengine=io_uring randseed=$seed iomem=mmapshared:$fio_buffer (one tmpfs file, filled once per boot in random $fill_bs blocks: every run maps the same pages) number_ios=N then 2N (N: 4k 2000, 64k 1000, 1M 200, 4M 100$([ "$div" = 1 ] || echo ", divided by $div"))"
+	echo "fio direct=1 ioengine=io_uring randseed=$seed iomem=mmapshared:$fio_buffer (one tmpfs file, filled once per boot in random $fill_bs blocks: every run maps the same pages) number_ios=N then 2N (N: 4k 2000, 64k 1000, 1M 200, 4M 100$([ "$div" = 1 ] || echo ", divided by $div")$([ "$mul" = 1 ] || echo ", times $mul"))"
 	for p in "${points[@]}"; do echo "point $p"; done
 	echo "variants ${variants_list[*]}"
 	# the control of the variant table (variants/<name>/variant), if the run has it
