@@ -4,6 +4,14 @@
 #   make test-full            make test plus the fast reliability subset on the
 #                             debug kernels (two more kernel builds)
 #   make bench                the A/B benchmark; results under results/<run-id>/
+#                             (CONFIG=<name>: a named configuration of
+#                             bench/configs/, e.g. bench-qemu-disks)
+#   make attrib CONFIG=name   exact instructions per I/O by function from the
+#                             TCG plugin (bench/attrib.sh), one named
+#                             configuration of bench/configs/attrib-*.conf;
+#                             the IOMMU ones build the iommu kernels first
+#   make plugin-check         the insncount plugin on a known path, and whether
+#                             its counts repeat (tests/plugin.sh)
 #   make shell VARIANT=name   boot one kernel with scsi_debug to a shell
 #   make build | image        just build the kernels / guest images
 #   make report RUN=dir       regenerate a run's REPORT.md (and DECISION.md) from its raw files
@@ -13,12 +21,12 @@
 #                             and the compile-test set build, no new warning,
 #                             and the prefix kernel boots (scsi_debug smoke,
 #                             virtio-scsi and pvscsi disks); PREFIXES="9-15",
-#                             PREFIX_BOOTS=all|smoke|none (slow: see README)
+#                             PREFIX_BOOTS=all|smoke|none (slow: see docs/patches.md)
 #   make check-build          the compile test: both trees build every SCSI,
 #                             ATA, USB-storage and Fusion object and every other
 #                             user of the accessors the series changes
 #                             (x86_64 allmodconfig), with no new warning
-#   make bench-multihost-selftest  the README's multi-host bench recipe (GNU
+#   make bench-multihost-selftest  the multi-host bench recipe of docs/bench.md (GNU
 #                             parallel over ssh) against this machine as its
 #                             own remote (an sshd of its own on 127.0.0.1),
 #                             checked against the same matrix run locally
@@ -28,15 +36,19 @@
 #                             results/reliability-<date>/REPORT.md
 #   make debug-image          just build the debug kernels and their images
 #
-# Variables: VARIANTS (default: every directory under variants/), MODE
+# Variables: VARIANTS (default: the variants whose variants/<name>/variant
+# says "default yes"), MODE
 # (auto|tcg|kvm|icount), JOBS (make -j for the kernels; check-build and
 # check-patches default to 2).
 SHELL := /bin/bash
-VARIANTS ?= $(notdir $(patsubst %/,%,$(wildcard variants/*/)))
+# the variants whose file says "default yes" (common/lib.sh variants)
+ifndef VARIANTS
+VARIANTS := $(shell top=$(CURDIR) bash -c '. common/lib.sh && variants')
+endif
 MODE ?= auto
-export MODE JOBS
+export MODE JOBS VARIANTS
 
-.PHONY: all deps base build image test test-full bench bench-multihost-selftest shell report decision check-patches check-build clean debug-build debug-image reliability
+.PHONY: all deps base build image test test-full bench attrib attrib-config plugin-check iommu-image bench-multihost-selftest shell report decision check-patches check-build clean debug-build debug-image reliability
 all: test
 
 deps:
@@ -73,12 +85,27 @@ reliability: debug-image image
 bench: image
 	@bench/run.sh
 
+# the kernels of the IOMMU class (bench/iommu.config), for make attrib
+iommu-image: base
+	@for v in $(VARIANTS); do common/build.sh $$v iommu && common/image/build.sh $$v iommu || exit 1; done
+
+# the named configuration first, before anything is built
+attrib-config:
+	@[ -f "bench/configs/$(CONFIG).conf" ] || { echo "sgbench: error: say which attribution: make attrib CONFIG=<$$(cd bench/configs && ls attrib-*.conf | sed 's/\.conf$$//' | tr '\n' ' ')>" >&2; exit 1; }
+
+attrib: attrib-config image
+	@if grep -q '^IOMMU_KERNEL=iommu' "bench/configs/$(CONFIG).conf"; then $(MAKE) --no-print-directory iommu-image; fi
+	@CONFIG=$(CONFIG) bench/attrib.sh
+
+plugin-check: image
+	@tests/plugin.sh
+
 bench-multihost-selftest: image
 	@tests/multihost.sh
 
 shell:
 	@[ -n "$(VARIANT)" ] || { echo "sgbench: error: say which kernel: make shell VARIANT=<$(VARIANTS)>" >&2; exit 1; }
-	@[ -d "variants/$(VARIANT)" ] || { echo "sgbench: error: unknown variant '$(VARIANT)': choose one of $(VARIANTS)" >&2; exit 1; }
+	@[ -f "variants/$(VARIANT)/variant" ] || { echo "sgbench: error: unknown variant '$(VARIANT)': choose one of $(VARIANTS)" >&2; exit 1; }
 	@$(MAKE) --no-print-directory image VARIANTS=$(VARIANT)
 	@qemu/run.sh -s -v $(VARIANT) -p qemu/shell-plan.sh -o build/shell-$(VARIANT) -m $(MODE)
 

@@ -61,6 +61,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import model  # noqa: E402
+import variants as variant_table  # noqa: E402
 
 USER_TOP = 0x0000800000000000
 PHASE_ORDER = ["allocate", "map", "dma", "copy", "free", "scsi", "rest", "idle", "user"]
@@ -437,7 +438,7 @@ IOMMU_CALLS = [
     ("SCSI commands (scsi_queue_rq)", "scsi_queue_rq"),
     ("scatterlist maps (iommu_dma_map_sg: one per array mapped)", "iommu_dma_map_sg"),
     ("scatterlist unmaps (iommu_dma_unmap_sg)", "iommu_dma_unmap_sg"),
-    ("sg_rings mapped at once (iommu_dma_map_sg_ring, series 0022: one per ring of 2 or more arrays)",
+    ("sg_rings mapped at once (iommu_dma_map_sg_ring, series 0029-0030: one per ring of 2 or more arrays)",
      "iommu_dma_map_sg_ring"),
     ("sg_rings unmapped at once (iommu_dma_unmap_sg_ring)", "iommu_dma_unmap_sg_ring"),
     ("single-buffer maps (iommu_dma_map_page)", "iommu_dma_map_page"),
@@ -573,9 +574,7 @@ def report(rundir, phases_path):
     if not data:
         die("no raw/<device>/<variant>/<point>.tsv under %s" % rundir)
     variants = sorted({v for d in data.values() for p in d.values() for v in p})
-    if "sg_table" in variants:  # the control first
-        variants.remove("sg_table")
-        variants.insert(0, "sg_table")
+    variants = variant_table.ordered(variants)  # the control first
     out = []
     w = out.append
     meta_path = os.path.join(rundir, "meta.txt")
@@ -992,9 +991,10 @@ class Evidence:
     devices[device] = the run's description of a device (its meta.txt);
     boots: [(kind, path, device, variant, the boot's .info)]."""
 
-    def __init__(self, run, points=None, control="sg_table"):
+    def __init__(self, run, points=None, control=None):
         self.run = run
-        self.control = control
+        # default: the variant table's control (variants/<name>/variant)
+        self.control = control or variant_table.control(sorted(variant_table.load()))
         self.links = []
         self.resolution = None
         self.model = None

@@ -33,8 +33,8 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import fiojson  # noqa: E402
+import variants  # noqa: E402
 
-CONTROL = 'sg_table'
 ALPHA = 0.05          # family-wise error rate, Holm's step-down rule
 POWER_T = 0.80        # power of the minimum detectable effect
 SD_RTOL = 1e-9        # a spread this small (of 100 % + |mean|) is float noise
@@ -528,7 +528,9 @@ class Run:
         self.devices = self.meta['devices'][0].split()
         self.points = self.meta.get('point', [])
         self.repeats = int(self.meta['repeats'][0])
-        self.control = CONTROL if CONTROL in self.variants else self.variants[0]
+        # the run says which variant was its control (meta.txt control);
+        # a run from before it did is read with today's variant table
+        self.control = self.meta['control'][0] if 'control' in self.meta else variants.control(self.variants)
         self.others = [v for v in self.variants if v != self.control]
         self.boots = {}     # (device, variant) -> {repeat: boot dir}
         self._steps = {}    # boot dir -> its results.ktap steps

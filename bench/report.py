@@ -213,7 +213,7 @@ class Report:
         m, L = self.m, self.lines
         qemu = [d for d in m.devices if d in model.QEMU_DEVICES]
         on = 'scsi_debug and QEMU disks' if qemu else 'scsi_debug'
-        L += [f'# sgbench A/B report: sg_ring vs sg_table on {on}', '']
+        L += [f"# sgbench report: {', '.join(m.others)} against {m.control} on {on}", '']
         L.append(f"Run `{m.meta['run_id'][0]}`, mode **{m.mode}**: guest time "
                  + ('counts instructions (1 instruction = 1 ns)' if m.mode == 'icount' else 'is wall-clock time')
                  + f"; {m.meta['runtime'][0]} per point or longer, {m.repeats} repeat{'s' if m.repeats != 1 else ''}.")

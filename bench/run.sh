@@ -36,6 +36,11 @@
 #                         over several hosts; default: all
 #   RUN_ID=<name>         (default: date-based); results/<run-id>/ is the output
 #                         (SGB_RESULTS=<dir> puts it under <dir> instead).
+#   CONFIG=<name>         the settings of bench/configs/<name>.conf, a named
+#                         configuration (make bench CONFIG=<name>); a setting
+#                         given in the environment wins over the file
+#   ALLOW_DIRTY=1         run into results/ from a checkout with uncommitted
+#                         changes (refused by default: require_committed_tree)
 #
 # The run description, meta.txt (matrix, kernels, project commit), is
 # written first.  Each boot runs one variant on one device setting, every
@@ -54,6 +59,10 @@ set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/common/lib.sh"
 . "$top/bench/lib.sh"
+# CONFIG=<name>: the settings of bench/configs/<name>.conf (the environment wins)
+[ -z "${CONFIG:-}" ] || load_config "$CONFIG" DEVICES RW BS QD ENGINE REPEATS RUNTIME RAMP FLOOR MODE PAR \
+	PERF INFLIGHT INFLIGHT_NS CEIL DECISION MICROBENCH BOOTS RUN_ID TIMEOUT VARIANTS
+require_committed_tree
 
 read -r -a devices <<<"${DEVICES:-real fake}"
 read -r -a rws <<<"${RW:-randread randwrite read write}"
@@ -78,7 +87,10 @@ run_id=${RUN_ID:-$(date -u +%Y%m%d-%H%M%S)-$mode}
 out=${SGB_RESULTS:-$top/results}/$run_id
 
 for d in "${devices[@]}"; do
-	case $d in real|fake|virtio|pvscsi) ;; *) die "unknown device '$d': use real, fake, virtio or pvscsi" ;; esac
+	case $d in real | fake) ;; *)
+		[ -n "$(adapter_of_class bench "$d")" ] ||
+			die "unknown device '$d': use real, fake or a bench class of common/adapters.tsv ($(classes_of bench | tr '\n' ' '))" ;;
+	esac
 done
 for rw in "${rws[@]}"; do
 	case $rw in read|write|randread|randwrite) ;; *) die "unknown rw '$rw': use read, write, randread or randwrite" ;; esac
@@ -128,7 +140,7 @@ done
 if [ -n "${BOOTS:-}" ]; then
 	for b in $BOOTS; do
 		printf '%s\n' "${jobs_list[@]}" | tr ' ' : | grep -qx "$b" ||
-			die "BOOTS names '$b', which is not a boot of this matrix: use <device>:<variant>:<repeat>, e.g. real:sg_ring:1"
+			die "BOOTS names '$b', which is not a boot of this matrix: use <device>:<variant>:<repeat>, e.g. real:$(control_variant):1"
 	done
 	sel=()
 	for j in "${jobs_list[@]}"; do
@@ -149,11 +161,7 @@ done
 perfs=("${kept_perfs[@]}")
 
 # the project's own commit (and whether the checkout had changes)
-project_commit="unknown (not a git checkout)"
-if [ -e "$top/.git" ]; then
-	project_commit=$(git -C "$top" rev-parse HEAD)
-	git -C "$top" diff --quiet HEAD -- . ':!results' || project_commit="$project_commit with uncommitted changes"
-fi
+project_commit=$(project_commit) || exit 1
 
 mkdir -p "$out/raw"
 {
@@ -178,6 +186,10 @@ mkdir -p "$out/raw"
 	for p in "${inflights[@]}"; do echo "inflight $p"; done
 	echo "inflight_ndelay_ns $inflight_ns"
 	echo "variants ${variants_list[*]}"
+	# the control of the variant table (variants/<name>/variant), if the run has it
+	for v in "${variants_list[@]}"; do
+		if [ "$(variant_get "$v" role)" = control ]; then echo "control $v"; fi
+	done
 	for v in "${variants_list[@]}"; do echo "kernel_$v $(kernel_id "$v")"; done
 	echo "base $(base_desc)"
 	echo "qemu $(qemu-system-x86_64 --version | head -n 1)"
@@ -198,12 +210,12 @@ boot() {
 	# the virtual clock jump to the next timer deadline, so a completion
 	# would be seen up to a tick late; with idle=poll the vCPU keeps
 	# executing (and counting) instructions while it waits.
-	local disks=()
-	case $d in virtio|pvscsi)
-		disks=(-d "$d=null")
+	local disks=() hba
+	hba=$(adapter_of_class bench "$d")
+	if [ -n "$hba" ]; then
+		disks=(-d "$hba=null")
 		[ "$mode" = icount ] && disks+=(-a idle=poll)
-		;;
-	esac
+	fi
 	# qemu/run.sh's own messages go beside the boot (run.stderr), not to
 	# the terminal the progress lines share
 	if ! "$top/qemu/run.sh" -v "$v" -j "$out/raw/$d/$v/.r$r.job" -o "$tmp" -m "$mode" -M 2048 -t "${TIMEOUT:-1800}" "${disks[@]}" 2>"$tmp.stderr"; then

@@ -48,7 +48,8 @@ jobs=${JOBS:-$(($(nproc) + 1))}
 
 t0=$(date +%s)
 fragments=("$top/common/guest.config" "$top/common/distro.config")
-[ -f "$vroot/$variant/config" ] && fragments+=("$vroot/$variant/config")
+vconfig=$(variant_file "$variant" config)
+[ -z "$vconfig" ] || fragments+=("$vconfig")
 [ "$flavour" = debug ] && fragments+=("$top/common/debug.config")
 [ "$flavour" = iommu ] && fragments+=("$top/bench/iommu.config")
 

@@ -1,18 +1,19 @@
 #!/bin/bash
-# check-build.sh - the compile test: both trees build, allmodconfig-style,
-# every file that the series' accessor changes can reach, and the sg_ring
-# tree adds no error or warning to the sg_table tree's.
+# check-build.sh - the compile test: every variant's tree builds,
+# allmodconfig-style, every file that the series' accessor changes can
+# reach, and no candidate adds an error or warning to the control's.
 #
-#   common/check-build.sh                  both variants (build/<v>/src, made
+#   common/check-build.sh                  every variant (build/<v>/src, made
 #                                          by common/tree.sh apply) side by
 #                                          side, JOBS split between them,
-#                                          compared
+#                                          each candidate compared with the
+#                                          control
 #   common/check-build.sh compile SRC OUT  one tree, into OUT (used by
 #                                          common/check-patches.sh per prefix)
 #
 # The set: every object of drivers/scsi, drivers/ata, drivers/usb/storage and
 # drivers/message/fusion, every other .c file of the tree that uses an
-# accessor whose contract patch 0009 changes or that the series adds
+# accessor whose contract patch 0012 changes or that the series adds
 # ($accessors below, found with git grep in the tree itself), and every .c
 # file the tree's patches change (git diff from the base commit: e.g.
 # drivers/iommu/dma-iommu.c, which the project kernel does not build and no
@@ -27,18 +28,18 @@
 #
 # OUT gets: obj/, build.log, set.txt (the .c files), users.txt, changed.txt, built.txt,
 # not-built.txt (file, reason), diag.txt (common/check-build.py diag) and
-# summary.txt.  The comparison writes build/check-build/new.txt and
-# build/check-build/SUMMARY.  Exit status: non-zero on any error in the
-# sg_ring tree, any diagnostic it has more often than the sg_table tree, any
-# file the sg_table tree built and it did not, or any of the five files that
-# the series once broke not built.  JOBS (default 2) is make's -j.
+# summary.txt.  The comparison writes build/check-build/new-<candidate>.txt
+# and build/check-build/SUMMARY.  Exit status: non-zero on any error in a
+# candidate's tree, any diagnostic it has more often than the control's
+# tree, any file the control's tree built and it did not, or any of the
+# five files that the first sg_ring series' 0009 once broke not built.  JOBS (default 2) is make's -j.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/common/lib.sh"
 py=/usr/bin/python3
 jobs=${JOBS:-2}
 dirs=(drivers/usb/storage drivers/message/fusion drivers/ata drivers/scsi)
-# The accessors whose contract 0009 changes (the single-array view an
+# The accessors whose contract 0012 changes (the scatterlist view an
 # unconverted host keeps, struct scsi_data_buffer and scsi_eh_save, the
 # copy helpers, the host template) and the ring accessors the series adds.
 accessors='\<(scsi_sglist|scsi_sg_count|scsi_for_each_sg|scsi_dma_map|scsi_dma_unmap|scsi_prot_sglist|scsi_prot_sg_count|scsi_for_each_prot_sg|scsi_sg_copy_from_buffer|scsi_sg_copy_to_buffer|scsi_bufflen|scsi_data_buffer|prot_sdb|scsi_eh_prep_cmnd|scsi_eh_restore_cmnd|scsi_eh_save|use_sg_ring|scsi_sgring|scsi_sgring_count|scsi_prot_sgring|scsi_prot_sgring_count|scsi_dma_map_ring|scsi_dma_unmap_ring)\>|\<sdb(\.|->)table\>'
@@ -120,55 +121,61 @@ print_not_built() {
 }
 
 both() {
-	local d=$top/build/check-build v t0 bad=0
+	local d=$top/build/check-build v t0 bad=0 control pid
+	local -a all cands
 	t0=$(date +%s)
 	mkdir -p "$d"
-	# the two trees side by side, each with half the jobs, so that they
+	control=$(control_variant)
+	mapfile -t cands < <(candidate_variants)
+	all=("$control" "${cands[@]}")
+	# the trees side by side, each with its share of the jobs, so that they
 	# progress alike (and ccache's misses of one do not wait for the other)
-	local pids=() half=$(((jobs + 1) / 2))
-	for v in sg_table sg_ring; do
+	local pids=() share=$(((jobs + ${#all[@]} - 1) / ${#all[@]}))
+	for v in "${all[@]}"; do
 		"$top/common/tree.sh" apply "$v"
 	done
-	for v in sg_table sg_ring; do
-		note "check-build: $v: allmodconfig compile of the set in build/check-build/$v/obj (make -j$half)"
-		jobs=$half compile "$top/build/$v/src" "$d/$v" >/dev/null &
+	for v in "${all[@]}"; do
+		note "check-build: $v: allmodconfig compile of the set in build/check-build/$v/obj (make -j$share)"
+		jobs=$share compile "$top/build/$v/src" "$d/$v" >/dev/null &
 		pids+=($!)
 	done
-	for v in 0 1; do
-		wait "${pids[$v]}" || die "the compile of the set stopped (above)"
+	for pid in "${pids[@]}"; do
+		wait "$pid" || die "the compile of the set stopped (above)"
 	done
 	{
 		echo "check-build: x86_64 allmodconfig + common/check-build.config, gcc $(gcc -dumpfullversion), $(base_desc)"
-		cat "$d/sg_table/summary.txt" "$d/sg_ring/summary.txt"
-		echo "accessor users outside the four directories: $(grep -c -v -E "^($(IFS='|'; echo "${dirs[*]}"))/" "$d/sg_ring/users.txt")"
-		print_not_built "$d/sg_ring"
-		if "$py" "$top/common/check-build.py" compare "$d/sg_table/diag.txt" "$d/sg_ring/diag.txt" >"$d/new.txt"; then
-			echo "new in sg_ring: none (warnings and errors compared by file and message)"
-		else
-			echo "new in sg_ring: $(wc -l <"$d/new.txt") (FAILED):"
-			sed 's/^/  /' "$d/new.txt"
-			bad=1
-		fi
-		if grep -q '^error' "$d/sg_ring/diag.txt"; then
-			echo "errors in sg_ring (FAILED):"
-			grep '^error' "$d/sg_ring/diag.txt" | sort | uniq -c | sed 's/^/  /'
-			bad=1
-		fi
-		local lost
-		lost=$(comm -23 <(sort "$d/sg_table/built.txt") <(sort "$d/sg_ring/built.txt"))
-		if [ -n "$lost" ]; then
-			echo "built in sg_table, not in sg_ring (FAILED):"
-			sed 's/^/  /' <<<"$lost"
-			bad=1
-		fi
-		local f
-		for f in "${once_broken[@]}"; do
-			if grep -q -x -F "$f" "$d/sg_ring/built.txt"; then
-				echo "once broken by 0009, builds on sg_ring: $f"
+		for v in "${all[@]}"; do cat "$d/$v/summary.txt"; done
+		for v in "${cands[@]}"; do
+			echo "$v: accessor users outside the four directories: $(grep -c -v -E "^($(IFS='|'; echo "${dirs[*]}"))/" "$d/$v/users.txt")"
+			print_not_built "$d/$v"
+			if "$py" "$top/common/check-build.py" compare "$d/$control/diag.txt" "$d/$v/diag.txt" >"$d/new-$v.txt"; then
+				echo "new in $v: none (warnings and errors compared by file and message)"
 			else
-				echo "once broken by 0009, NOT built on sg_ring (FAILED): $f"
+				echo "new in $v: $(wc -l <"$d/new-$v.txt") (FAILED):"
+				sed 's/^/  /' "$d/new-$v.txt"
 				bad=1
 			fi
+			if grep -q '^error' "$d/$v/diag.txt"; then
+				echo "errors in $v (FAILED):"
+				grep '^error' "$d/$v/diag.txt" | sort | uniq -c | sed 's/^/  /'
+				bad=1
+			fi
+			local lost
+			lost=$(comm -23 <(sort "$d/$control/built.txt") <(sort "$d/$v/built.txt"))
+			if [ -n "$lost" ]; then
+				echo "built in $control, not in $v (FAILED):"
+				sed 's/^/  /' <<<"$lost"
+				bad=1
+			fi
+			local f
+			for f in "${once_broken[@]}"; do
+				if grep -q -x -F "$f" "$d/$v/built.txt"; then
+					echo "once broken (issue 13, the first sg_ring series' 0009), builds on $v: $f"
+				else
+					echo "once broken (issue 13, the first sg_ring series' 0009), NOT built on $v (FAILED): $f"
+					bad=1
+				fi
+			done
 		done
 		echo "check-build: $( [ $bad -eq 0 ] && echo passed || echo FAILED) in $(($(date +%s) - t0)) s"
 	} >"$d/SUMMARY"

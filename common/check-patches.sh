@@ -15,18 +15,19 @@
 # base tree's checkpatch.pl and common/ plus variants/*/ for the rig's own
 # tests.
 #
-# With --prefixes (make check-patches): bisectability.  Every prefix of the
-# sg_ring series (the base plus patches 1..k) is checked out, one patch at a
-# time, in build/sg_ring/src (the worktree of build/git that common/tree.sh
-# made, moved to the commits it writes, one per patch; back at the whole
-# series at the end), and
-#   - the project kernel is built (common/build.sh sg_ring prefix:
-#     tinyconfig + common/guest.config, incrementally in
-#     build/sg_ring/prefix-obj);
+# With --prefixes (make check-patches): bisectability.  Every prefix of a
+# candidate's series (VARIANT, default the first variant whose role is
+# candidate: sg_ring today; the base plus patches 1..k) is checked out, one
+# patch at a time, in build/<variant>/src (the worktree of build/git that
+# common/tree.sh made, moved to the commits it writes, one per patch; back
+# at the whole series at the end), and
+#   - the project kernel is built (common/build.sh <variant> prefix:
+#     the fragments of every kernel, incrementally in
+#     build/<variant>/prefix-obj);
 #   - the compile-test set of common/check-build.sh is built (x86_64
-#     allmodconfig, incrementally in build/check-build/sg_ring/obj, where
+#     allmodconfig, incrementally in build/check-build/<variant>/obj, where
 #     make check-build builds it) and its warnings and errors compared with
-#     the sg_table tree's (build/check-build/sg_table, made here if missing);
+#     the control's (build/check-build/<control>, made here if missing);
 #   - the prefix kernel boots: tests/guest/smoke.sh (scsi_debug, fio
 #     verify 4k..4M, the KUnit suites the prefix has) and, with
 #     PREFIX_BOOTS=all (the default), tests/guest/qemu-disks.sh on
@@ -63,6 +64,7 @@ series_dirs=${SGB_SERIES_DIRS:-"$top/common $(printf '%s ' "$vroot"/*/)"}
 for dir in $series_dirs; do
 	dir=${dir%/}
 	series=$dir/series
+	[ "$dir" = "$vroot/$(basename "$dir")" ] && series=$(variant_file "$(basename "$dir")" series)
 	while read -r p _; do
 		case "$p" in ''|'#'*) continue ;; esac
 		# Debian's python3 first: checkpatch runs scripts/spdxcheck.py with
@@ -94,9 +96,13 @@ for dir in $series_dirs; do
 done
 [ "${1:-}" = --prefixes ] || exit $bad
 
-# --- every prefix of the sg_ring series ------------------------------------
+# --- every prefix of a candidate's series ---------------------------------
 py=/usr/bin/python3
-v=sg_ring
+# VARIANT: the candidate whose series is checked (default the first)
+v=${VARIANT:-$(candidate_variants | head -n 1)}
+[ -n "$v" ] || die "no candidate variant to check (variants/*/variant: role candidate)"
+[ "$(variant_get "$v" role)" = candidate ] || die "VARIANT=$v is the control: its series is the base plus tests; name a candidate"
+control=$(control_variant)
 out=$top/build/check-patches
 src=$top/build/$v/src
 git_dir=$top/build/git
@@ -121,24 +127,24 @@ wanted() {
 
 "$top/common/tree.sh" apply "$v" || die "the series does not apply (above)"
 mapfile -t commits < <(git -C "$git_dir" rev-list --reverse base.."$v")
-mapfile -t patches < <(series_files "$top/common/series"; series_files "$vroot/$v/series")
+mapfile -t patches < <(series_files "$top/common/series"; series_files "$(variant_file "$v" series)")
 [ ${#commits[@]} -eq ${#patches[@]} ] ||
 	die "build/git has ${#commits[@]} commits for ${#patches[@]} patches: rerun common/tree.sh apply $v"
 ncommon=$(series_files "$top/common/series" | wc -l)
-baseline=$top/build/check-build/sg_table
+baseline=$top/build/check-build/$control
 if [ ! -s "$baseline/summary.txt" ]; then
-	"$top/common/tree.sh" apply sg_table
-	note "check-patches: the sg_table tree's compile-test set first (the baseline)"
-	"$top/common/check-build.sh" compile "$top/build/sg_table/src" "$baseline" >/dev/null ||
-		die "the sg_table tree's compile-test set did not build: see build/check-build/sg_table/build.log"
+	"$top/common/tree.sh" apply "$control"
+	note "check-patches: the $control tree's compile-test set first (the baseline)"
+	"$top/common/check-build.sh" compile "$top/build/$control/src" "$baseline" >/dev/null ||
+		die "the $control tree's compile-test set did not build: see build/check-build/$control/build.log"
 fi
 
 # the KUnit suites a prefix tree defines, of those the variant must run
 suites() {
 	local s
-	while read -r s; do
+	for s in $(variant_get "$v" kunit); do
 		grep -rqs --include='*.c' "\.name = \"$s\"" "$src/lib" && echo "$s"
-	done <"$vroot/$v/kunit-suites"
+	done
 }
 
 # seg_limit: set seglim to --seg-limit=N for tests/check_guest.py when
@@ -202,7 +208,7 @@ for ((i = ncommon; i < ${#commits[@]}; i++)); do
 	else
 		pb=FAILED fail+=("project build (build/check-patches/$num/build.log)")
 	fi
-	# the compile-test set, against the sg_table tree
+	# the compile-test set, against the control tree
 	rm -f "$top/build/check-build/$v/diag.txt"
 	"$top/common/check-build.sh" compile "$src" "$top/build/check-build/$v" >"$rdir/allmod.txt" 2>&1
 	cp "$top/build/check-build/$v/diag.txt" "$rdir/allmod-diag.txt"

@@ -79,7 +79,7 @@ apply() {
 	git read-tree base
 	commit=$(git rev-parse base)
 	apply_series "$top/common/series"
-	apply_series "$vroot/$variant/series"
+	apply_series "$(variant_file "$variant" series)"
 	unset GIT_INDEX_FILE
 	git update-ref "refs/heads/$variant" "$commit"
 	if [ ! -d "$src" ]; then

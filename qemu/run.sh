@@ -42,8 +42,10 @@
 # MODE: auto (KVM if a probe boot proves it works, else TCG; the default),
 #       tcg, kvm, or icount (deterministic: single-threaded TCG with
 #       -icount shift=0,sleep=off, so guest time counts instructions; and
-#       -seed 1, so the guest's RDRAND and the RNG seed QEMU hands the
-#       kernel are the same every boot, and -rtc clock=vm from a fixed
+#       -seed 1 (-S SEED: another), so the guest's RDRAND and the RNG seed
+#       QEMU hands the kernel are the same every boot of a seed (the slab
+#       freelists, the page shuffle and every other random choice of the
+#       boot follow from it), and -rtc clock=vm from a fixed
 #       date, so the guest's wall clock does not come from the host's).
 # PLAN: a shell script the guest runs from the 9p share (tag "sgb"), with
 #       $SGB_OUT the directory where it writes its results; it appears on
@@ -79,8 +81,8 @@ set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/common/lib.sh"
 
-variant='' plan='' job='' out='' mode=auto timeout_s=600 cpus='' mem=1536 extra='' shell=no image=busybox allowed='' disks='' flavour='' plugin='' local_plan=no iommu=no
-while getopts 'v:p:j:o:m:t:c:M:a:i:w:d:f:P:slI' opt; do
+variant='' plan='' job='' out='' mode=auto timeout_s=600 cpus='' mem=1536 extra='' shell=no image=busybox allowed='' disks='' flavour='' plugin='' local_plan=no iommu=no seed=1
+while getopts 'v:p:j:o:m:t:c:M:a:i:w:d:f:P:S:slI' opt; do
 	case $opt in
 	v) variant=$OPTARG ;;
 	p) plan=$OPTARG ;;
@@ -99,11 +101,13 @@ while getopts 'v:p:j:o:m:t:c:M:a:i:w:d:f:P:slI' opt; do
 	s) shell=yes ;;
 	l) local_plan=yes ;;
 	I) iommu=yes ;;
+	S) seed=$OPTARG ;;
 	*) die "usage: see the head of qemu/run.sh" ;;
 	esac
 done
 check_variant "$variant"
 [ -n "$out" ] || die "no output directory (-o)"
+[[ $seed =~ ^[0-9]+$ ]] || die "-S $seed: the seed of an icount boot is a number, e.g. -S 2"
 if [ -n "$job" ]; then
 	[ -z "$plan" ] || die "give a plan (-p) or a bench job (-j), not both"
 	[ -f "$job" ] || die "job file '$job' does not exist (-j)"
@@ -130,7 +134,7 @@ esac
 case $mode in
 kvm) accel=(-accel kvm -cpu host); cpus=${cpus:-2} ;;
 tcg) accel=(-accel tcg,thread=multi -cpu max); cpus=${cpus:-2} ;;
-icount) accel=(-accel tcg,thread=single -cpu max -icount shift=0,sleep=off -seed 1 -rtc base=2026-01-01T00:00:00,clock=vm); cpus=${cpus:-1} ;;
+icount) accel=(-accel tcg,thread=single -cpu max -icount shift=0,sleep=off -seed "$seed" -rtc base=2026-01-01T00:00:00,clock=vm); cpus=${cpus:-1} ;;
 esac
 # A debug kernel's emulated CPU has no 5-level paging.  With LA57, 6.1's
 # pgtable_l5_enabled() is cpu_feature_enabled(X86_FEATURE_LA57), and
@@ -161,26 +165,23 @@ IFS=, read -r -a disk_specs <<<"$disks"
 for spec in "${disk_specs[@]}"; do
 	hba=${spec%%=*} backing=${spec#*=}
 	[ "$hba" != "$spec" ] || die "disk '$spec' (-d): use HBA=BACKING, e.g. virtio=null"
-	id=$hba dev=scsi-hd bus=$hba.0 wwn=''
-	[ "$backing" = cd ] && id=$hba-cd dev=scsi-cd bus=$id.0
-	case $hba in
-	virtio) disk_args+=(-device "virtio-scsi-pci,id=$id,num_queues=$cpus,virtqueue_size=1024$virtio_dma") ;;
-	pvscsi) disk_args+=(-device "pvscsi,id=$id") ;;
-	megasas | megasas-gen2) disk_args+=(-device "$hba,id=$id,addr=0x10") machine=(-machine q35) ;;
-	am53c974) disk_args+=(-device "$hba,id=$id") machine=(-machine q35) ;;
-	# QEMU 7.2's mptsas1068 reports a disk's SAS address as its wwn
-	# (hw/scsi/mptconfig.c, SAS device page 0), 0 unless set, and Linux's
-	# mptsas skips an attached device whose SAS address is 0
-	# (mptsas_setup_wide_ports): without wwn= the HBA probes but no disk
-	# ever appears.  A locally assigned NAA 3 address, QEMU's own prefix,
-	# outside the range it gives the HBA.
-	mptsas) disk_args+=(-device "mptsas1068,id=$id") machine=(-machine q35) wwn=,wwn=0x35254000ff000001 ;;
-	lsi) disk_args+=(-device "lsi53c895a,id=$id") machine=(-machine q35) ;;
-	ahci) dev=ide-hd bus=ide.0 machine=(-machine q35) ;;
-	ide) disk_args+=(-device "piix3-ide,id=piix") dev=ide-hd bus=piix.0 machine=(-machine q35) ;;
-	usb) disk_args+=(-device "qemu-xhci,id=xhci") dev=usb-storage bus=xhci.0 machine=(-machine q35) ;;
-	*) die "unknown HBA '$hba' (-d): choose virtio, pvscsi, megasas, megasas-gen2, mptsas, lsi, am53c974, ahci, ide or usb" ;;
-	esac
+	# the adapter's row of common/adapters.tsv (adapter_get dies naming
+	# the adapters there)
+	ctl=$(adapter_get "$hba" controller) || exit 1
+	dev=$(adapter_get "$hba" disk) || exit 1
+	bus=$(adapter_get "$hba" bus) || exit 1
+	cdspec=$(adapter_get "$hba" cd) || exit 1
+	mach=$(adapter_get "$hba" machine) || exit 1
+	id=$hba
+	if [ "$backing" = cd ]; then
+		[ "$cdspec" != - ] ||
+			die "no CD-ROM (-d $spec) on $hba: choose one whose cd field in common/adapters.tsv is set ($(for a in $(adapters); do [ "$(adapter_get "$a" cd)" = - ] || printf '%s ' "$a"; done))"
+		id=$hba-cd dev=${cdspec%%:*} bus=${cdspec#*:}
+	fi
+	ctl=${ctl//@ID/$id} ctl=${ctl//@CPUS/$cpus} ctl=${ctl//@VIRTIO/$virtio_dma}
+	bus=${bus//@ID/$id}
+	[ "$ctl" = - ] || disk_args+=(-device "$ctl")
+	[ "$mach" = q35 ] && machine=(-machine q35)
 	size=256M
 	case $backing in file:*) size=${backing#file:} backing=file ;; esac
 	case $backing in
@@ -192,17 +193,12 @@ for spec in "${disk_specs[@]}"; do
 		disk_args+=(-blockdev "driver=raw,node-name=$id-disk,file.driver=file,file.filename=$out/$id.raw")
 		;;
 	cd)
-		case $hba in
-		virtio | lsi) ;;
-		ahci) dev=ide-cd bus=ide.1 ;;
-		*) die "no CD-ROM (-d $spec) on $hba: choose virtio, lsi or ahci" ;;
-		esac
 		cd_files+=("$out/$id.iso")
 		disk_args+=(-blockdev "driver=raw,node-name=$id-disk,read-only=on,file.driver=file,file.filename=$out/$id.iso")
 		;;
 	*) die "unknown backing '$backing' for $hba (-d): choose null, file, file:SIZE or cd" ;;
 	esac
-	disk_args+=(-device "$dev,drive=$id-disk,bus=$bus,serial=sgb-$id$wwn")
+	disk_args+=(-device "$dev,drive=$id-disk,bus=$bus,serial=sgb-$id")
 done
 
 rm -rf "$out"

@@ -1,6 +1,6 @@
 #!/bin/bash
-# tests/multihost.sh - make bench-multihost-selftest: run the README's
-# multi-host bench recipe for real, with this machine as its own remote, and
+# tests/multihost.sh - make bench-multihost-selftest: run the
+# multi-host bench recipe of docs/bench.md for real, with this machine as its own remote, and
 # check that its report gives the figures of the same matrix run locally.
 #
 #   1. an sshd of our own on 127.0.0.1:$SGB_SSH_PORT (default 22022), with a
@@ -11,7 +11,7 @@
 #   2. two "hosts", sgb-host1 and sgb-host2 (ssh aliases of 127.0.0.1 in
 #      that client config), one job slot each; GNU parallel spreads the
 #      boots of a tiny icount matrix over them, one boot per job, with
-#      BOOTS=, as the README says.  Both hosts share this checkout (the
+#      BOOTS=, as docs/bench.md says.  Both hosts share this checkout (the
 #      kernels and images must be built: make image), so each writes its
 #      own results tree, build/multihost/<host>/ (SGB_RESULTS={host}: on
 #      real hosts each has its own results/);

@@ -35,7 +35,7 @@ set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/common/lib.sh"
 
-v=${1:-sg_table}
+v=${1:-$(control_variant)}
 n=${N:-2000}
 tol=${TOL_PCT:-0.25}
 check_variant "$v"

@@ -54,16 +54,19 @@ tg=$(date +%s)
 results_from <"$runs/host.txt"
 phase_done "test host" "$tg"
 
-# --- configs: the two kernels differ only where a variant declares it -----
+# --- configs: every candidate differs from the control only as declared --
 tg=$(date +%s)
-frag() { [ -f "$top/variants/$1/config" ] && echo "$top/variants/$1/config" || echo -; }
-if why=$("$top/common/compare-configs.py" "$top/build/sg_table/obj/.config" "$(frag sg_table)" \
-	"$top/build/sg_ring/obj/.config" "$(frag sg_ring)" 2>&1); then
-	result config/variants-differ-only-as-declared passed
-else
-	result config/variants-differ-only-as-declared failed "$(echo "$why" | tail -n 1)"
-	echo "$why" | sed 's/^/    /'
-fi
+control=$(control_variant) || exit 1
+frag() { variant_file "$1" config | grep . || echo -; }
+for c in $(candidate_variants); do
+	if why=$("$top/common/compare-configs.py" "$top/build/$control/obj/.config" "$(frag "$control")" \
+		"$top/build/$c/obj/.config" "$(frag "$c")" 2>&1); then
+		result "config/$c-differs-from-$control-only-as-declared" passed
+	else
+		result "config/$c-differs-from-$control-only-as-declared" failed "$(echo "$why" | tail -n 1)"
+		echo "$why" | sed 's/^/    /'
+	fi
+done
 # the same inlining in every kernel for the code they share, unless a
 # design requires otherwise (common/inline.accepted says why)
 if "$top/common/check-inline.py" $(variants) >"$runs/check-inline.txt" 2>&1; then
@@ -81,7 +84,7 @@ phase_done "test config and patches" "$tg"
 
 # --- the rig: accelerator fallback, hang, panic, plan status --------------
 tg=$(date +%s)
-v=sg_table
+v=$control
 if [ "$(SGB_KVM_DEV=/nonexistent SGB_ACCEL_CACHE=$runs/accel.none "$top/qemu/accel.sh" 2>"$runs/accel.none.err")" = tcg ] &&
 	grep -q '^tcg no /nonexistent' "$runs/accel.none"; then
 	result rig/accel-falls-back-without-kvm passed
@@ -187,11 +190,11 @@ elif ! grep -q 'boot(s) failed.*rerun with RUN_ID=died' "$runs/bench-died.log" |
 else
 	first=$(grep -o '[0-9]* boot(s) failed' "$runs/bench-died.log" | head -n 1)
 	# now let one kernel's boot succeed, then resume: it must be kept
-	bench_small 2 died BOOTS=fake:sg_table:1 BS=4k
+	bench_small 2 died BOOTS="fake:$control:1" BS=4k
 	kept=none
-	[ ! -f "$runs/bench/died/raw/fake/sg_table/r1/RESULT" ] || kept=$(cat "$runs/bench/died/raw/fake/sg_table/r1/RESULT")
+	[ ! -f "$runs/bench/died/raw/fake/$control/r1/RESULT" ] || kept=$(cat "$runs/bench/died/raw/fake/$control/r1/RESULT")
 	bench_small 2 died BS=4k
-	if [ "$kept" = pass ] && grep -q 'fake sg_table repeat 1: already complete, kept' "$runs/bench-died.log" &&
+	if [ "$kept" = pass ] && grep -q "fake $control repeat 1: already complete, kept" "$runs/bench-died.log" &&
 		grep -q '^Status: complete' "$runs/bench/died/REPORT.md"; then
 		result $name passed "$first first; resumed, the passed boot kept, complete"
 	else
@@ -215,7 +218,14 @@ for hba in virtio pvscsi pvscsi-swiotlb; do
 	qdisk_checks="$qdisk_checks $hba/disk-appears $hba/verify-4k $hba/verify-1M $hba/verify-4M
 		$hba/requests-beyond-inline-sg-1M $hba/requests-beyond-inline-sg-4M"
 done
-for v in $(variants); do
+# kernel_tests V: every boot of kernel V (below), its results written to
+# $runs/V.results.tsv as "name<TAB>status<TAB>why" lines for the parent to
+# count: run in a subshell, beside the other kernels' (TEST_PAR at once).
+kernel_tests() {
+	local v=$1 tg dir tsv want name disks args hbas cds qd w h bs
+	exec 3>"$runs/$v.results.tsv"
+	result() { printf '%s\t%s\t%s\n' "$1" "$2" "${3:-}" >&3; }
+	results_from() { cat >&3; }
 	tg=$(date +%s)
 	dir=$runs/$v-smoke
 	# sg_api.dma_map_failure_partway (and in the dma_iter kernel
@@ -229,8 +239,9 @@ for v in $(variants); do
 	else
 		result "$v/boot" failed "$(cat "$dir/RESULT")"
 	fi
-	# the KUnit suites each kernel must run (variants/<v>/kunit-suites)
-	"$py" "$top/tests/check_guest.py" "$dir" "$v" $(cat "$top/variants/$v/kunit-suites") >"$runs/$v.txt"
+	# the KUnit suites each kernel must run (kunit in variants/<v>/variant)
+	# shellcheck disable=SC2046
+	"$py" "$top/tests/check_guest.py" "$dir" "$v" $(variant_get "$v" kunit) >"$runs/$v.txt"
 	results_from <"$runs/$v.txt"
 	phase_done "test $v smoke and kunit" "$tg"
 	tg=$(date +%s)
@@ -274,12 +285,10 @@ for v in $(variants); do
 		result "$name" failed "no /dev/disk/by-id link from udev (see $dir/share/out/disk-links)"
 	fi
 	phase_done "test $v debian userspace" "$tg"
-done
 
-# --- each kernel: QEMU's other storage host adapters ----------------------
-# (tests/guest/qemu-hba.sh; the boots are hba_boots in common/lib.sh, and
-# their kernel arguments hba_args)
-for v in $(variants); do
+	# --- each kernel: QEMU's other storage host adapters ----------------------
+	# (tests/guest/qemu-hba.sh; the boots are hba_boots in common/lib.sh, and
+	# their kernel arguments hba_args)
 	tg=$(date +%s)
 	: >"$runs/$v-qemu-hba.tsv"
 	want=""
@@ -303,7 +312,30 @@ for v in $(variants); do
 	done
 	results_from < <(sed "s|^|$v/|" "$runs/$v-qemu-hba.tsv")
 	phase_done "test $v host adapters" "$tg"
+	exec 3>&-
+}
+
+# The kernels' boots, TEST_PAR kernels at once (default: one per host CPU):
+# a kernel's boots run one after another, each a guest whose one busy vCPU
+# keeps about one host CPU busy.  Each kernel's results are printed
+# together, in variant order, when every kernel has finished.
+par=${TEST_PAR:-$(nproc)}
+[[ $par =~ ^[1-9][0-9]*$ ]] || die "TEST_PAR=$par: say how many kernels to test at once, e.g. 1"
+tk=$(date +%s)
+mapfile -t kernels < <(variants)
+running=0
+for v in "${kernels[@]}"; do
+	# a kernel's failures are its results; wait -n only frees a slot
+	if [ $running -ge "$par" ]; then wait -n || true; running=$((running - 1)); fi
+	kernel_tests "$v" &
+	running=$((running + 1))
 done
+wait
+for v in "${kernels[@]}"; do
+	[ -s "$runs/$v.results.tsv" ] || result "$v/tests" failed "its boots wrote no result: see ${runs#"$top"/}/$v-*"
+	results_from <"$runs/$v.results.tsv"
+done
+phase_done "test every kernel ($par at once)" "$tk"
 
 # --- reliability, fast subset, on each variant's debug kernel -------------
 # (tests/reliability/; make test-full only; the full set is make reliability)

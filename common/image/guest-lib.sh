@@ -128,25 +128,19 @@ inflight_trace() {
 }
 
 # qdisk HBA [cd]: wait for the disk (or, with cd, the CD-ROM) qemu/run.sh -d
-# attached to HBA (found by its SCSI host's driver, and for megasas and
-# megasas-gen2 by the PCI device id), raise its max_sectors_kb to 4096 (or
-# the HBA's max_hw_sectors_kb if lower) and print the disk's name.
+# attached to HBA (found by its SCSI host's proc_name, and where the adapter
+# table gives one by the PCI device id: megasas and megasas-gen2 share a
+# driver; the table is common/adapters.tsv, in the image beside this file),
+# raise its max_sectors_kb to 4096 (or the HBA's max_hw_sectors_kb if
+# lower) and print the disk's name.
+SGB_ADAPTERS=${SGB_ADAPTERS:-/usr/lib/sgbench/adapters.tsv}
 qdisk() {
 	local drv i=0 h d= hw pci= pat=sd
 	[ "${2:-}" = cd ] && pat=sr
-	case $1 in
-	virtio) drv=virtio_scsi ;;
-	pvscsi) drv=vmw_pvscsi ;;
-	megasas) drv=megaraid_sas pci=0x0060 ;;
-	megasas-gen2) drv=megaraid_sas pci=0x0079 ;;
-	mptsas) drv=mptsas ;;
-	lsi) drv=sym53c8xx ;;
-	am53c974) drv="(null)" pci=0x2020 ;; # esp_scsi sets no proc_name
-	ahci) drv=ahci ;;
-	ide) drv=ata_piix ;;
-	usb) drv=usb-storage ;;
-	*) echo "qdisk: unknown HBA '$1' (see qemu/run.sh -d)" >&2; return 1 ;;
-	esac
+	set -- "$1" "${2:-}" $(awk -F "$(printf '\t')" -v n="$1" '!/^#/ && $1 == n { print $7, $8 }' "$SGB_ADAPTERS")
+	[ $# -eq 4 ] || { echo "qdisk: unknown HBA '$1' (not a row of $SGB_ADAPTERS)" >&2; return 1; }
+	drv=$3
+	[ "$4" = - ] || pci=$4
 	while [ $i -lt 300 ]; do
 		for h in /sys/class/scsi_host/host*; do
 			[ "$(cat $h/proc_name)" = "$drv" ] || continue
