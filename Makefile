@@ -39,13 +39,17 @@
 #                             results/reliability-<date>/REPORT.md
 #   make debug-image          just build the debug kernels and their images
 #
-# Variables: VARIANTS (default: every directory under variants/), MODE
+# Variables: VARIANTS (default: the variants whose variants/<name>/variant
+# says "default yes"), MODE
 # (auto|tcg|kvm|icount), JOBS (make -j for the kernels; check-build and
 # check-patches default to 2).
 SHELL := /bin/bash
-VARIANTS ?= $(notdir $(patsubst %/,%,$(wildcard variants/*/)))
+# the variants whose file says "default yes" (common/lib.sh variants)
+ifndef VARIANTS
+VARIANTS := $(shell top=$(CURDIR) bash -c '. common/lib.sh && variants')
+endif
 MODE ?= auto
-export MODE JOBS
+export MODE JOBS VARIANTS
 
 .PHONY: all deps base build image test test-full bench attrib attrib-config plugin-check iommu-image bench-multihost-selftest shell report decision check-patches check-build clean debug-build debug-image reliability
 all: test
@@ -104,7 +108,7 @@ bench-multihost-selftest: image
 
 shell:
 	@[ -n "$(VARIANT)" ] || { echo "sgbench: error: say which kernel: make shell VARIANT=<$(VARIANTS)>" >&2; exit 1; }
-	@[ -d "variants/$(VARIANT)" ] || { echo "sgbench: error: unknown variant '$(VARIANT)': choose one of $(VARIANTS)" >&2; exit 1; }
+	@[ -f "variants/$(VARIANT)/variant" ] || { echo "sgbench: error: unknown variant '$(VARIANT)': choose one of $(VARIANTS)" >&2; exit 1; }
 	@$(MAKE) --no-print-directory image VARIANTS=$(VARIANT)
 	@qemu/run.sh -s -v $(VARIANT) -p qemu/shell-plan.sh -o build/shell-$(VARIANT) -m $(MODE)
 

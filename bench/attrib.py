@@ -481,7 +481,7 @@ IOMMU_CALLS = [
     ("SCSI commands (scsi_queue_rq)", "scsi_queue_rq"),
     ("scatterlist maps (iommu_dma_map_sg: one per array mapped)", "iommu_dma_map_sg"),
     ("scatterlist unmaps (iommu_dma_unmap_sg)", "iommu_dma_unmap_sg"),
-    ("sg_rings mapped at once (iommu_dma_map_sg_ring, series 0022: one per ring of 2 or more arrays)",
+    ("sg_rings mapped at once (iommu_dma_map_sg_ring, series 0029-0030: one per ring of 2 or more arrays)",
      "iommu_dma_map_sg_ring"),
     ("sg_rings unmapped at once (iommu_dma_unmap_sg_ring)", "iommu_dma_unmap_sg_ring"),
     ("single-buffer maps (iommu_dma_map_page)", "iommu_dma_map_page"),

@@ -29,6 +29,10 @@
 #                         results/attrib-20261205-iommu); 0 (the default):
 #                         the boot's allocation history alone places them
 #   DIV=1                 N divided by DIV for every point (fewer I/Os per run)
+#   MUL=1                 N times MUL for every point (more I/Os per run, so
+#                         an event that does not come with each I/O, such as
+#                         a reseed of the kernel's RNG, weighs less per I/O;
+#                         2N I/Os of each point must fit in scsi_debug's 1 GiB)
 #   FILL_BS=4k            the block size of the one write, in random order, of
 #                         fio's buffer file (plan()): 4k (the default) makes
 #                         every page of a buffer its own bvec; 16k, 64k, 256k
@@ -41,6 +45,14 @@
 #                         exception or an MMIO access cut, which the block
 #                         count has whole: about 20 per I/O on megasas,
 #                         docs/attribution.md); 0 (the default): block counts
+#   SEED=1                the boot set: QEMU's -seed of every boot (the guest's
+#                         RDRAND, so its slab freelists, page shuffle and
+#                         every other random choice of the boot) and fio's
+#                         randseed (the buffer file's fill order and the
+#                         I/O offsets).  Runs of two seeds are independent
+#                         boot sets: the spread of sg_ring - sg_table over
+#                         seeds is the between-boot resolution of the
+#                         exact counts; one seed repeats byte for byte
 #   PAR=1 | 2             the two kernels' boots one after another, or at once
 #   RUN_ID=<name>         default: attrib-<date>; output results/<run-id>/
 #                         (SGB_RESULTS=<dir> puts it under <dir> instead)
@@ -48,6 +60,8 @@
 #                         configuration (make attrib CONFIG=<name>: one per
 #                         kind of attribution run the reports link); a
 #                         setting given in the environment wins over the file
+#   ALLOW_DIRTY=1         run into results/ from a checkout with uncommitted
+#                         changes (refused by default: require_committed_tree)
 #
 # One boot per device and kernel, in icount mode (one vCPU, one TCG thread;
 # the guest's RDRAND seeded and its clock from a fixed date, see
@@ -76,7 +90,7 @@
 # intel-iommu (qemu/run.sh -I), the disk a 1 GiB sparse raw file on
 # megasas (QEMU's MegaRAID SAS 1078, an HBA that DMA-maps the data with
 # scsi_dma_map(): sg_ring's megaraid_sas patch maps the ring with
-# dma_map_sg_ring(), since series patch 0022 into one IOVA allocation (one
+# dma_map_sg_ring(), since series patches 0029-0030 into one IOVA allocation (one
 # per array before), 6.1 the chained table in one dma_map_sg(); QEMU's
 # megasas model reads its frames and SGLs
 # through the PCI device's DMA address space, so behind the vIOMMU it sees
@@ -120,12 +134,15 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/common/lib.sh"
 . "$top/bench/lib.sh"
 # CONFIG=<name>: the settings of bench/configs/<name>.conf (the environment wins)
-[ -z "${CONFIG:-}" ] || load_config "$CONFIG" DEVICES POINTS VARIANTS CACHE IOMMU_KERNEL IDLE SHUFFLE DIV FILL_BS PAR RUN_ID TIMEOUT EXACT
+[ -z "${CONFIG:-}" ] || load_config "$CONFIG" DEVICES POINTS VARIANTS CACHE IOMMU_KERNEL IDLE SHUFFLE DIV MUL FILL_BS PAR RUN_ID TIMEOUT SEED EXACT
+require_committed_tree
 
 read -r -a devices <<<"${DEVICES:-fake real}"
 read -r -a points <<<"${POINTS:-randread-4k-qd1 randread-64k-qd1 randread-1M-qd1 randread-4M-qd1}"
 read -r -a variants_list <<<"${VARIANTS:-$(variants | tr '\n' ' ')}"
 run_id=${RUN_ID:-attrib-$(date -u +%Y%m%d-%H%M%S)}
+seed=${SEED:-1}
+[[ $seed =~ ^[0-9]+$ ]] || die "SEED=$seed: the boot set is a number, e.g. SEED=2"
 out=${SGB_RESULTS:-$top/results}/$run_id
 work=$top/build/attrib/$run_id
 
@@ -153,6 +170,8 @@ case ${SHUFFLE:-0} in
 esac
 div=${DIV:-1}
 [[ $div =~ ^[1-9][0-9]*$ ]] || die "DIV must be a positive integer, not '$div'"
+mul=${MUL:-1}
+[[ $mul =~ ^[1-9][0-9]*$ ]] || die "MUL must be a positive integer, not '$mul'"
 fill_bs=${FILL_BS:-4k}
 case $fill_bs in 4k | 16k | 64k | 256k | 1M) ;; *) die "FILL_BS must be 4k, 16k, 64k, 256k or 1M (a power of two that divides the buffer's whole MiB), not '$fill_bs'" ;; esac
 case $iommu_kernel in iommu | debug) ;; *) die "IOMMU_KERNEL must be iommu or debug, not '$iommu_kernel'" ;; esac
@@ -181,15 +200,17 @@ for v in "${variants_list[@]}"; do
 done
 "$top/qemu/plugin/build.sh"
 
-# n_ios BS: N for a block size (2N of them fit in 1 GiB)
+# n_ios BS: N for a block size (2N of them fit in 1 GiB), times MUL
 n_ios() {
+	local n
 	case $1 in
-	4k) echo 2000 ;;
-	64k) echo 1000 ;;
-	1M) echo 200 ;;
-	4M) echo 100 ;;
+	4k) n=2000 ;;
+	64k) n=1000 ;;
+	1M) n=200 ;;
+	4M) n=100 ;;
 	*) die "no N for block size '$1': add it to n_ios() in bench/attrib.sh" ;;
 	esac
+	echo $((n * mul))
 }
 
 # the file fio's buffers are mapped from (see plan), and its size in MiB:
@@ -217,7 +238,14 @@ j = json.load(open(sys.argv[1]))["jobs"][0]
 print(j["read"]["total_ios"] + j["write"]["total_ios"])' "$1"
 }
 
-for p in "${points[@]}"; do n_ios "$(bs_of "$p")" >/dev/null; done
+# 2N I/Os of each point stay inside scsi_debug's 1 GiB, so that fio's
+# random map never runs out (MUL)
+for p in "${points[@]}"; do
+	b=$(bs_of "$p")
+	case $b in *k) kib=${b%k} ;; *M) kib=$((${b%M} * 1024)) ;; *) die "no size for block size '$b'" ;; esac
+	[ $((2 * $(n_ios "$b") * kib)) -le $((1024 * 1024)) ] ||
+		die "MUL=$mul: 2N I/Os of $p are $((2 * $(n_ios "$b") * kib / 1024)) MiB, more than scsi_debug's 1 GiB; use a smaller MUL or other points"
+done
 
 # plan DEVICE [DIV]: the guest plan of one boot (N divided by DIV).  It runs
 # from the initramfs (qemu/run.sh -l): $SGB_OUT is a tmpfs directory the
@@ -229,7 +257,8 @@ plan() {
 	echo '. "$SGB_LIB"'
 	echo 'set -e'
 	case $dev in
-	pvscsi | megasas | iommu-*)
+	real | fake) echo "disk=\$(sd_load $params)" ;;
+	*)
 		echo "disk=\$(qdisk $(hba_of "$dev"))"
 		# the limits a request is split by, and the IOMMU domain of the HBA
 		echo 'q=/sys/block/$disk/queue'
@@ -245,8 +274,6 @@ plan() {
 		echo '{ echo "pci_device ${pci##*/}"; echo "iommu_group_type $type"; echo "cmdline $(cat /proc/cmdline)"; dmesg | grep -E "DMAR|iommu|IOMMU" || true; } >"$SGB_OUT/iommu-state"'
 		echo "[ \"\$type\" = $want ] || { echo \"the HBA's IOMMU domain is '\$type', $dev wants $want\" >&2; exit 1; }"
 		;;
-	pvscsi | megasas) ;;
-	*) echo "disk=\$(sd_load $params)" ;;
 	esac
 	echo 'cp /proc/kallsyms "$SGB_OUT/kallsyms"'
 	echo 'settle'
@@ -265,11 +292,11 @@ plan() {
 	# contiguous runs, and a qd32 run of N I/Os used the buffers in other
 	# proportions than the run of 2N).  FILL_BS larger than 4k writes it in
 	# random blocks of that many pages, each allocated in one go.
-	echo "fio --name=fill --filename=$fio_buffer --rw=randwrite --bs=$fill_bs --size=$(buffer_mib)M --randseed=1 --fallocate=none --ioengine=psync --output=/tmp/fill.json --output-format=json"
+	echo "fio --name=fill --filename=$fio_buffer --rw=randwrite --bs=$fill_bs --size=$(buffer_mib)M --randseed=$seed --fallocate=none --ioengine=psync --output=/tmp/fill.json --output-format=json"
 	for p in "${points[@]}"; do
 		rw=${p%%-*} bs=${p#*-} bs=${bs%-qd*} qd=${p##*-qd}
 		n=$(($(n_ios "$bs") / div))
-		fio="fio --name=$p --filename=/dev/\$disk --direct=1 --ioengine=io_uring --rw=$rw --bs=$bs --iodepth=$qd --randseed=1 --iomem=mmapshared:$fio_buffer --output-format=json"
+		fio="fio --name=$p --filename=/dev/\$disk --direct=1 --ioengine=io_uring --rw=$rw --bs=$bs --iodepth=$qd --randseed=$seed --iomem=mmapshared:$fio_buffer --output-format=json"
 		echo "$fio --number_ios=$(((n + 3) / 4)) --output=/tmp/$p-warm1.json"
 		echo "$fio --number_ios=$(((n + 3) / 4)) --output=/tmp/$p-warm2.json"
 		echo "sync"
@@ -287,9 +314,11 @@ plan() {
 mkdir -p "$out/raw" "$work"
 {
 	echo "run_id $run_id"
-	echo "mode icount (-accel tcg,thread=single -icount shift=0,sleep=off -seed 1 -rtc base=2026-01-01T00:00:00,clock=vm, 1 vCPU), plan from the initramfs (qemu/run.sh -l), guest norandmaps"
+	echo "seed $seed"
+	echo "mode icount (-accel tcg,thread=single -icount shift=0,sleep=off -seed $seed -rtc base=2026-01-01T00:00:00,clock=vm, 1 vCPU), plan from the initramfs (qemu/run.sh -l), guest norandmaps"
 	echo "plugin insncount (qemu/plugin/insncount.c, per-vCPU callback counters$([ "${EXACT:-0}" = 1 ] && echo ', exact=on: instructions started per block'), mark __x64_sys_sync"
 	[ "${CACHE:-0}" = 1 ] && echo "plugin cachesim (qemu/plugin/cachesim.c), N/4 I/Os per run, a separate boot"
+	echo "project_commit $(project_commit)"
 	echo "devices ${devices[*]}"
 	echo "device_real scsi_debug dev_size_mb=1024 delay=0"
 	echo "device_fake scsi_debug dev_size_mb=1024 delay=0 fake_rw=1"
@@ -297,12 +326,14 @@ mkdir -p "$out/raw" "$work"
 		case $d in
 		pvscsi) echo "device_pvscsi pvscsi on a 1 GiB sparse raw file (QEMU's file driver), pc machine, no IOMMU, the normal kernel, guest${idle_arg:- with hlt}" ;;
 		megasas) echo "device_megasas megasas on a 1 GiB sparse raw file (QEMU's file driver), q35 machine, no IOMMU, the normal kernel, guest${idle_arg:- with hlt}" ;;
+		real | fake) ;;
+		*) echo "device_$d $(hba_of "$d") on a 1 GiB sparse raw file (QEMU's file driver), $(adapter_get "$(hba_of "$d")" machine) machine, no IOMMU, the normal kernel, guest${idle_arg:- with hlt}" ;;
 		iommu-strict) echo "device_iommu-strict megasas on a 1 GiB sparse raw file (QEMU's file driver), q35 + intel-iommu,intremap=off, the <variant>-$iommu_kernel kernel, guest intel_iommu=on iommu.strict=1${idle_arg}" ;;
 		iommu-lazy) echo "device_iommu-lazy megasas on a 1 GiB sparse raw file (QEMU's file driver), q35 + intel-iommu,intremap=off, the <variant>-$iommu_kernel kernel, guest intel_iommu=on iommu.strict=0${idle_arg}" ;;
 		esac
 	done
 	[ -z "$shuffle_arg" ] || echo "guest page_alloc.shuffle=1 (every device)"
-	echo "fio direct=1 ioengine=io_uring randseed=1 iomem=mmapshared:$fio_buffer (one tmpfs file, filled once per boot in random $fill_bs blocks: every run maps the same pages) number_ios=N then 2N (N: 4k 2000, 64k 1000, 1M 200, 4M 100$([ "$div" = 1 ] || echo ", divided by $div"))"
+	echo "fio direct=1 ioengine=io_uring randseed=$seed iomem=mmapshared:$fio_buffer (one tmpfs file, filled once per boot in random $fill_bs blocks: every run maps the same pages) number_ios=N then 2N (N: 4k 2000, 64k 1000, 1M 200, 4M 100$([ "$div" = 1 ] || echo ", divided by $div")$([ "$mul" = 1 ] || echo ", times $mul"))"
 	for p in "${points[@]}"; do echo "point $p"; done
 	echo "variants ${variants_list[*]}"
 	# the control of the variant table (variants/<name>/variant), if the run has it
@@ -346,7 +377,7 @@ attrib_boot() {
 	boot=$work/$d-$v-$plugin
 	note "attrib: $d $v $plugin (${points[*]})"
 	t0=$(date +%s)
-	"$top/qemu/run.sh" -v "$v" -p "$work/plan-$d-$div-$v.sh" -o "$boot" -m icount -l "${args[@]}" -t "${TIMEOUT:-3600}" \
+	"$top/qemu/run.sh" -v "$v" -p "$work/plan-$d-$div-$v.sh" -o "$boot" -m icount -S "$seed" -l "${args[@]}" -t "${TIMEOUT:-3600}" \
 		-P "$plugin,out=$boot/$plugin.txt,mark=$mark$([ "$plugin" = insncount ] && [ "${EXACT:-0}" = 1 ] && echo ,exact=on)" ||
 		die "the $d $v $plugin boot failed: $(cat "$boot/RESULT" 2>/dev/null || echo 'no result'); see $boot"
 	note "attrib: $d $v $plugin took $(($(date +%s) - t0)) s wall"

@@ -131,7 +131,7 @@ SURFACE_HEADERS = ['include/linux/scatterlist.h', 'include/linux/sg_ring.h',
 CTAGS_KINDS = {'function': 'function', 'prototype': 'function', 'macro': 'macro',
                'member': 'struct field'}
 
-# The single-array accessors and sdb.table (patch 0009 keeps them exactly as
+# The single-array accessors and sdb.table (patch 0012 keeps them exactly as
 # in 6.1 for hosts that do not set use_sg_ring; converted hosts use the ring
 # calls instead).  Counted: every occurrence (git grep -o -w) in *.c and
 # *.h of the whole tree, except the header that defines them.
@@ -554,7 +554,7 @@ def run_info(rundir, variant):
 
 
 # sg_ring's dma-iommu path calls it once per array of a ring (series patch
-# 0022 lays the arrays out in one IOVA range, then maps each)
+# 0030 lays the arrays out in one IOVA range, then maps each)
 MAP_PER_ARRAY = '__iommu_map_sg'
 
 
@@ -1139,9 +1139,9 @@ class Decision:
              'Every use of the accessors the series changes, over the whole tree (`git grep -n -o -w -E` '
              '`' + '|'.join(ACCESSORS) + '` in `*.c` and `*.h`, without `' + ACCESSOR_DEF + '`, '
              'which defines them): the single-array accessors and direct `sdb.table` uses. Under the '
-             'series\' transition (patch 0009) they keep their 6.1 code and contracts for every host '
-             'that does not set `use_sg_ring` in its template: such a host gets each buffer in one '
-             'array, at most SG_RING_CHUNK_SIZE entries, so no use needs converting for correctness; '
+             'series\' transition (patch 0012) they keep their 6.1 code and contracts for every host '
+             'that does not set `use_sg_ring` in its template: such a host gets each buffer as one '
+             'scatterlist, chained as in 6.1 and with 6.1\'s segment limits, so no use needs converting for correctness; '
              'a host that opts in uses `scsi_sgring()` and `scsi_dma_map_ring()` instead. `scsi_bufflen()` and the copy helpers keep their meaning and are not '
              'counted. A site is one occurrence (a line with two uses counts two). Raw: '
              '[accessors-base.txt](raw/decision/accessors-base.txt), '

@@ -60,8 +60,13 @@ disk_of() {
 	case $1 in
 	real) echo "scsi_debug dev_size_mb=1024 delay=0" ;;
 	fake) echo "scsi_debug dev_size_mb=1024 delay=0 fake_rw=1" ;;
-	virtio | pvscsi) echo "qemu $1" ;;
-	*) die "unknown device '$1': use real, fake, virtio or pvscsi" ;;
+	*)
+		# a bench class of the adapter table: its adapter's disk
+		local hba
+		hba=$(adapter_of_class bench "$1")
+		[ -n "$hba" ] || die "unknown device '$1': use real, fake or a bench class of common/adapters.tsv ($(classes_of bench | tr '\n' ' '))"
+		echo "qemu $hba"
+		;;
 	esac
 }
 

@@ -39,6 +39,8 @@
 #   CONFIG=<name>         the settings of bench/configs/<name>.conf, a named
 #                         configuration (make bench CONFIG=<name>); a setting
 #                         given in the environment wins over the file
+#   ALLOW_DIRTY=1         run into results/ from a checkout with uncommitted
+#                         changes (refused by default: require_committed_tree)
 #
 # The run description, meta.txt (matrix, kernels, project commit), is
 # written first.  Each boot runs one variant on one device setting, every
@@ -60,6 +62,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 # CONFIG=<name>: the settings of bench/configs/<name>.conf (the environment wins)
 [ -z "${CONFIG:-}" ] || load_config "$CONFIG" DEVICES RW BS QD ENGINE REPEATS RUNTIME RAMP FLOOR MODE PAR \
 	PERF INFLIGHT INFLIGHT_NS CEIL DECISION MICROBENCH BOOTS RUN_ID TIMEOUT VARIANTS
+require_committed_tree
 
 read -r -a devices <<<"${DEVICES:-real fake}"
 read -r -a rws <<<"${RW:-randread randwrite read write}"
@@ -158,11 +161,7 @@ done
 perfs=("${kept_perfs[@]}")
 
 # the project's own commit (and whether the checkout had changes)
-project_commit="unknown (not a git checkout)"
-if [ -e "$top/.git" ]; then
-	project_commit=$(git -C "$top" rev-parse HEAD)
-	git -C "$top" diff --quiet HEAD -- . ':!results' || project_commit="$project_commit with uncommitted changes"
-fi
+project_commit=$(project_commit) || exit 1
 
 mkdir -p "$out/raw"
 {

@@ -9,6 +9,8 @@ Each design the rig builds is a directory under variants/ with a file
   series  the series file of the directory
   config  the config fragment of the directory, or none
   kunit   the KUnit suites the kernel must run, space-separated
+  default yes if make test and make bench take it when VARIANTS is not
+          given; no for a design still being built
 
 common/lib.sh (variant_get, control_variant) is the shell's reader of the
 same files; nothing else names a variant.
@@ -17,7 +19,7 @@ import os
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 ROOT = os.environ.get('SGB_VARIANTS_DIR', os.path.join(TOP, 'variants'))
-KEYS = ('role', 'title', 'series', 'config', 'kunit')
+KEYS = ('role', 'title', 'series', 'config', 'kunit', 'default')
 ROLES = ('control', 'candidate')
 
 
@@ -46,6 +48,8 @@ def read(path):
         raise VariantError(f'{path}: no {", ".join(missing)} (see the comment at the top of the file)')
     if kv['role'] not in ROLES:
         raise VariantError(f'{path}: role is {kv["role"]!r}: say control or candidate')
+    if kv['default'] not in ('yes', 'no'):
+        raise VariantError(f'{path}: default is {kv["default"]!r}: say yes or no')
     return kv
 
 
@@ -60,7 +64,7 @@ def load(root=None):
         path = os.path.join(d, 'variant')
         if not os.path.exists(path):
             raise VariantError(f'{d} has no file variant: copy one from another variant '
-                               'and set its role, title, series, config and kunit')
+                               'and set its role, title, series, config, kunit and default')
         out[name] = read(path)
     return out
 

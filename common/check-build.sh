@@ -13,7 +13,7 @@
 #
 # The set: every object of drivers/scsi, drivers/ata, drivers/usb/storage and
 # drivers/message/fusion, every other .c file of the tree that uses an
-# accessor whose contract patch 0009 changes or that the series adds
+# accessor whose contract patch 0012 changes or that the series adds
 # ($accessors below, found with git grep in the tree itself), and every .c
 # file the tree's patches change (git diff from the base commit: e.g.
 # drivers/iommu/dma-iommu.c, which the project kernel does not build and no
@@ -32,14 +32,14 @@
 # and build/check-build/SUMMARY.  Exit status: non-zero on any error in a
 # candidate's tree, any diagnostic it has more often than the control's
 # tree, any file the control's tree built and it did not, or any of the
-# five files that sg_ring's 0009 once broke not built.  JOBS (default 2) is make's -j.
+# five files that the first sg_ring series' 0009 once broke not built.  JOBS (default 2) is make's -j.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/common/lib.sh"
 py=/usr/bin/python3
 jobs=${JOBS:-2}
 dirs=(drivers/usb/storage drivers/message/fusion drivers/ata drivers/scsi)
-# The accessors whose contract 0009 changes (the single-array view an
+# The accessors whose contract 0012 changes (the scatterlist view an
 # unconverted host keeps, struct scsi_data_buffer and scsi_eh_save, the
 # copy helpers, the host template) and the ring accessors the series adds.
 accessors='\<(scsi_sglist|scsi_sg_count|scsi_for_each_sg|scsi_dma_map|scsi_dma_unmap|scsi_prot_sglist|scsi_prot_sg_count|scsi_for_each_prot_sg|scsi_sg_copy_from_buffer|scsi_sg_copy_to_buffer|scsi_bufflen|scsi_data_buffer|prot_sdb|scsi_eh_prep_cmnd|scsi_eh_restore_cmnd|scsi_eh_save|use_sg_ring|scsi_sgring|scsi_sgring_count|scsi_prot_sgring|scsi_prot_sgring_count|scsi_dma_map_ring|scsi_dma_unmap_ring)\>|\<sdb(\.|->)table\>'
@@ -170,9 +170,9 @@ both() {
 			local f
 			for f in "${once_broken[@]}"; do
 				if grep -q -x -F "$f" "$d/$v/built.txt"; then
-					echo "once broken (sg_ring 0009), builds on $v: $f"
+					echo "once broken (issue 13, the first sg_ring series' 0009), builds on $v: $f"
 				else
-					echo "once broken (sg_ring 0009), NOT built on $v (FAILED): $f"
+					echo "once broken (issue 13, the first sg_ring series' 0009), NOT built on $v (FAILED): $f"
 					bad=1
 				fi
 			done

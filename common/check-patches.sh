@@ -170,7 +170,7 @@ boot() {
 	local name=$1 plan=$2 disks=${3:-} args=${4:-} dir=$rdir/$1
 	rm -rf "$dir"
 	if ! nice -n 5 "$top/qemu/run.sh" -v "$v" -f prefix -p "$plan" -o "$dir" -m "$mode" -t 900 -d "$disks" -a "$args" \
-		-w 'WARNING: CPU: [0-9]+ PID: [0-9]+ at [./a-z]*kernel/dma/direct.h:[0-9]+ dma_direct_map_(page|sg)' \
+		-w 'WARNING: CPU: [0-9]+ PID: [0-9]+ at [./a-z]*kernel/dma/direct.h:[0-9]+ (dma_direct_map_(page|sg)|dma_map_page_attrs)' \
 		>"$dir.log" 2>&1; then
 		printf '%s/boot\tfailed\t%s\n' "$name" "$([ -f "$dir/RESULT" ] && cat "$dir/RESULT" || tail -n 1 "$dir.log")" >>"$rdir/results.tsv"
 	fi

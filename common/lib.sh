@@ -40,25 +40,68 @@ load_config() {
 	note "configuration $name (bench/configs/$name.conf)"
 }
 
+# require_committed_tree: a run written into results/ (SGB_RESULTS unset)
+# is evidence a report may cite, so it is made from a committed tree: dies
+# naming the changed files (outside results/ and build/; untracked ones
+# too) unless ALLOW_DIRTY=1, in which case the run's meta.txt says
+# "with uncommitted changes".  Runs elsewhere (the tests') are not checked.
+require_committed_tree() {
+	local changed
+	[ -z "${SGB_RESULTS:-}" ] || return 0
+	[ "${ALLOW_DIRTY:-0}" = 1 ] && return 0
+	[ -e "$top/.git" ] || return 0
+	changed=$(git -C "$top" status --porcelain -- . ':!results' ':!build') ||
+		die "git status failed in $top (above)"
+	[ -z "$changed" ] ||
+		die "this checkout has changes that are not committed ($(printf '%s\n' "$changed" | head -n 5 | cut -c4- | tr '\n' ' ')): a run in results/ must name the tree it was made from; commit them, or set ALLOW_DIRTY=1 to run anyway (its meta.txt then says so)"
+}
+
+# project_commit: the checkout's commit, "with uncommitted changes" when
+# anything outside results/ and build/ differs from it (untracked files
+# too), for a run's meta.txt
+project_commit() {
+	local c
+	[ -e "$top/.git" ] || { echo "unknown (not a git checkout)"; return 0; }
+	c=$(git -C "$top" rev-parse HEAD) || die "git rev-parse failed in $top (above)"
+	if [ -n "$(git -C "$top" status --porcelain -- . ':!results' ':!build')" ]; then
+		echo "$c with uncommitted changes"
+	else
+		echo "$c"
+	fi
+}
+
 # The variants are the directories under variants/ (SGB_VARIANTS_DIR
 # replaces it, for the rig's own tests), each described by its file
 # variants/<name>/variant: one "key value" a line (role control|candidate,
-# title, series, config, kunit).  This file and bench/variants.py are the
+# title, series, config, kunit, default yes|no).  This file and bench/variants.py are the
 # only readers; no other script names a variant.
 vroot=${SGB_VARIANTS_DIR:-$top/variants}
 
-variants() {
+# variants: the variants a run takes, one a line: $VARIANTS if set (make
+# exports it), else every variant whose file says "default yes".
+# all_variants: every directory under variants/.
+all_variants() {
 	local d
 	for d in "$vroot"/*/; do
 		basename "$d"
 	done
 }
+variants() {
+	local v
+	if [ -n "${VARIANTS:-}" ]; then
+		printf '%s\n' $VARIANTS
+		return 0
+	fi
+	for v in $(all_variants); do
+		if [ "$(variant_get "$v" default)" = yes ]; then echo "$v"; fi
+	done
+}
 
 check_variant() {
 	[ -n "$1" ] && [ -d "$vroot/$1" ] ||
-		die "unknown variant '$1': choose one of $(variants | tr '\n' ' ')(directories under variants/)"
+		die "unknown variant '$1': choose one of $(all_variants | tr '\n' ' ')(directories under variants/)"
 	[ -f "$vroot/$1/variant" ] ||
-		die "variants/$1 has no file 'variant': copy one from another variant and set its role, title, series, config and kunit"
+		die "variants/$1 has no file 'variant': copy one from another variant and set its role, title, series, config, kunit and default"
 }
 
 # variant_get VARIANT KEY: the value of KEY in variants/VARIANT/variant
@@ -72,6 +115,9 @@ variant_get() {
 	if [ "$2" = role ]; then
 		case $val in control | candidate) ;; *) die "$f: role is '$val': say control or candidate" ;; esac
 	fi
+	if [ "$2" = default ]; then
+		case $val in yes | no) ;; *) die "$f: default is '$val': say yes (make test and make bench take it) or no" ;; esac
+	fi
 	printf '%s\n' "$val"
 }
 
@@ -83,22 +129,22 @@ variant_file() {
 	[ "$name" = none ] || echo "$vroot/$1/$name"
 }
 
-# control_variant: the one variant whose role is control, among VARIANTS
-# ($VARIANTS, default every variant); dies unless there is exactly one.
+# control_variant: the one variant whose role is control, among the
+# variants a run takes (variants, above); dies unless there is exactly one.
 control_variant() {
 	local v found=()
-	for v in ${VARIANTS:-$(variants)}; do
+	for v in $(variants); do
 		[ "$(variant_get "$v" role)" = control ] && found+=("$v")
 	done
 	[ ${#found[@]} -eq 1 ] ||
-		die "there must be exactly one variant with 'role control' among ${VARIANTS:-$(variants | tr '\n' ' ')}; found ${#found[@]} (${found[*]:-none})"
+		die "there must be exactly one variant with 'role control' among $(variants | tr '\n' ' '); found ${#found[@]} (${found[*]:-none})"
 	echo "${found[0]}"
 }
 
 # candidate_variants: the others, in directory order
 candidate_variants() {
 	local v
-	for v in ${VARIANTS:-$(variants)}; do
+	for v in $(variants); do
 		[ "$(variant_get "$v" role)" = candidate ] && echo "$v"
 	done
 	return 0

@@ -42,8 +42,10 @@
 # MODE: auto (KVM if a probe boot proves it works, else TCG; the default),
 #       tcg, kvm, or icount (deterministic: single-threaded TCG with
 #       -icount shift=0,sleep=off, so guest time counts instructions; and
-#       -seed 1, so the guest's RDRAND and the RNG seed QEMU hands the
-#       kernel are the same every boot, and -rtc clock=vm from a fixed
+#       -seed 1 (-S SEED: another), so the guest's RDRAND and the RNG seed
+#       QEMU hands the kernel are the same every boot of a seed (the slab
+#       freelists, the page shuffle and every other random choice of the
+#       boot follow from it), and -rtc clock=vm from a fixed
 #       date, so the guest's wall clock does not come from the host's).
 # PLAN: a shell script the guest runs from the 9p share (tag "sgb"), with
 #       $SGB_OUT the directory where it writes its results; it appears on
@@ -79,8 +81,8 @@ set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/common/lib.sh"
 
-variant='' plan='' job='' out='' mode=auto timeout_s=600 cpus='' mem=1536 extra='' shell=no image=busybox allowed='' disks='' flavour='' plugin='' local_plan=no iommu=no
-while getopts 'v:p:j:o:m:t:c:M:a:i:w:d:f:P:slI' opt; do
+variant='' plan='' job='' out='' mode=auto timeout_s=600 cpus='' mem=1536 extra='' shell=no image=busybox allowed='' disks='' flavour='' plugin='' local_plan=no iommu=no seed=1
+while getopts 'v:p:j:o:m:t:c:M:a:i:w:d:f:P:S:slI' opt; do
 	case $opt in
 	v) variant=$OPTARG ;;
 	p) plan=$OPTARG ;;
@@ -99,11 +101,13 @@ while getopts 'v:p:j:o:m:t:c:M:a:i:w:d:f:P:slI' opt; do
 	s) shell=yes ;;
 	l) local_plan=yes ;;
 	I) iommu=yes ;;
+	S) seed=$OPTARG ;;
 	*) die "usage: see the head of qemu/run.sh" ;;
 	esac
 done
 check_variant "$variant"
 [ -n "$out" ] || die "no output directory (-o)"
+[[ $seed =~ ^[0-9]+$ ]] || die "-S $seed: the seed of an icount boot is a number, e.g. -S 2"
 if [ -n "$job" ]; then
 	[ -z "$plan" ] || die "give a plan (-p) or a bench job (-j), not both"
 	[ -f "$job" ] || die "job file '$job' does not exist (-j)"
@@ -130,7 +134,7 @@ esac
 case $mode in
 kvm) accel=(-accel kvm -cpu host); cpus=${cpus:-2} ;;
 tcg) accel=(-accel tcg,thread=multi -cpu max); cpus=${cpus:-2} ;;
-icount) accel=(-accel tcg,thread=single -cpu max -icount shift=0,sleep=off -seed 1 -rtc base=2026-01-01T00:00:00,clock=vm); cpus=${cpus:-1} ;;
+icount) accel=(-accel tcg,thread=single -cpu max -icount shift=0,sleep=off -seed "$seed" -rtc base=2026-01-01T00:00:00,clock=vm); cpus=${cpus:-1} ;;
 esac
 # A debug kernel's emulated CPU has no 5-level paging.  With LA57, 6.1's
 # pgtable_l5_enabled() is cpu_feature_enabled(X86_FEATURE_LA57), and

@@ -8,7 +8,8 @@
 set -e
 # the KUnit suites of the sg_api module (a module: its DMA-failure case
 # provokes a dma-direct WARN, which must not taint every other boot):
-# sg_api, and in the sg_ring kernel also sg_ring_blk.  A prefix of the
+# sg_api, in the sg_ring kernel also sg_ring_blk, in the dma_iter kernel
+# also sg_dma_iter and sg_dma_iter_diff.  A prefix of the
 # sg_ring series before the patch that adds them has no such module
 # (common/check-patches.sh); tests/check_guest.py fails every suite a kernel
 # must run and did not.

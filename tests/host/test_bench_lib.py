@@ -21,7 +21,7 @@ import model  # noqa: E402
 
 def sh(*args):
     """Run one bench/lib.sh function with ARGS; its output."""
-    script = '. "$1/common/lib.sh"; . "$1/bench/lib.sh"; shift; "$@"'
+    script = 'top=$1; . "$top/common/lib.sh"; . "$top/bench/lib.sh"; shift; "$@"'
     p = subprocess.run(['bash', '-c', script, '-', TOP] + list(args), stdout=subprocess.PIPE,
                        stderr=subprocess.PIPE, text=True)
     if p.returncode:

@@ -60,7 +60,7 @@ class ParserTest(unittest.TestCase):
     def test_numstat_and_churn_classes(self):
         c = decision.churn(decision.parse_numstat(raw('numstat-sg_ring.txt')))
         # blk-integrity.c, a binary file and dma-iommu.c (the DMA API's
-        # IOMMU implementation, series 0021-0022, is API, not "other")
+        # IOMMU implementation, series 0028-0030, is API, not "other")
         self.assertEqual(c['API'], [3, 230, 10])
         self.assertEqual(c['SCSI core'], [1, 10, 5])
         self.assertEqual(c['drivers'], [1, 7, 3])

@@ -76,6 +76,13 @@ class Shell(unittest.TestCase):
         self.assertEqual(out.split('\n'), ['ctl', 'cand', t['cand']['title'],
                                            os.path.join(root, 'cand', 'cand.config'), 'end', ''])
 
+    def test_default_no_is_left_out_unless_named(self):
+        root = os.path.join(DATA, 'wip')
+        rc, out, err = shell(root, 'variants; echo --; VARIANTS="ctl wip"; variants; candidate_variants')
+        self.assertEqual(rc, 0, err)
+        self.assertEqual(out.split(), ['ctl', '--', 'ctl', 'wip', 'wip'])
+        self.assertEqual(variants.load(root)['wip']['default'], 'no')
+
     def test_refusals_name_the_cause(self):
         for case, script, words in (
                 ('two-controls', 'control_variant', 'exactly one variant with \'role control\''),
@@ -92,7 +99,7 @@ class Shell(unittest.TestCase):
         t = variants.load()
         for name, v in t.items():
             with self.subTest(variant=name):
-                rc, out, err = shell(variants.ROOT, f'for k in role title series config kunit; '
+                rc, out, err = shell(variants.ROOT, f'for k in {" ".join(variants.KEYS)}; '
                                                    f'do variant_get {name} $k; done')
                 self.assertEqual(rc, 0, err)
                 self.assertEqual(out.splitlines(), [v[k] for k in variants.KEYS])

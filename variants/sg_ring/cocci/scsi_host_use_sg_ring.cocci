@@ -13,8 +13,8 @@
 /// whose body is a single statement, declares variables (the inserted
 /// assignment would put a declaration after a statement) or uses continue
 /// (it would skip the index increment).  Those need a hand conversion, or
-/// stay unconverted: the transition of patch 0009 keeps them correct with
-/// one array per command.  Single-statement loops are found with the
+/// stay unconverted: the transition of patch 0012 keeps them correct with
+/// one (chained) scatterlist per command.  Single-statement loops are found with the
 /// braces isomorphisms disabled: with them, { ... } also matches a bare
 /// statement, and such a loop went unconverted while its host was flagged
 /// (fixture tests/nonblock.c).
