@@ -11,6 +11,8 @@ Each design the rig builds is a directory under variants/ with a file
   kunit   the KUnit suites the kernel must run, space-separated
   default yes if make test and make bench take it when VARIANTS is not
           given; no for a design still being built
+  memory  how a converted host's data buffer takes sg pool memory:
+          chained (6.1's chained sg_table), ring (sg_ring) or none
 
 common/lib.sh (variant_get, control_variant) is the shell's reader of the
 same files; nothing else names a variant.
@@ -19,7 +21,8 @@ import os
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 ROOT = os.environ.get('SGB_VARIANTS_DIR', os.path.join(TOP, 'variants'))
-KEYS = ('role', 'title', 'series', 'config', 'kunit', 'default')
+KEYS = ('role', 'title', 'series', 'config', 'kunit', 'default', 'memory')
+MEMORY = ('chained', 'ring', 'none')
 ROLES = ('control', 'candidate')
 
 
@@ -50,6 +53,8 @@ def read(path):
         raise VariantError(f'{path}: role is {kv["role"]!r}: say control or candidate')
     if kv['default'] not in ('yes', 'no'):
         raise VariantError(f'{path}: default is {kv["default"]!r}: say yes or no')
+    if kv['memory'] not in MEMORY:
+        raise VariantError(f'{path}: memory is {kv["memory"]!r}: say one of {", ".join(MEMORY)}')
     return kv
 
 
@@ -64,7 +69,7 @@ def load(root=None):
         path = os.path.join(d, 'variant')
         if not os.path.exists(path):
             raise VariantError(f'{d} has no file variant: copy one from another variant '
-                               'and set its role, title, series, config, kunit and default')
+                               'and set its role, title, series, config, kunit, default and memory')
         out[name] = read(path)
     return out
 

@@ -73,7 +73,7 @@ project_commit() {
 # The variants are the directories under variants/ (SGB_VARIANTS_DIR
 # replaces it, for the rig's own tests), each described by its file
 # variants/<name>/variant: one "key value" a line (role control|candidate,
-# title, series, config, kunit, default yes|no).  This file and bench/variants.py are the
+# title, series, config, kunit, default yes|no, memory chained|ring|none).  This file and bench/variants.py are the
 # only readers; no other script names a variant.
 vroot=${SGB_VARIANTS_DIR:-$top/variants}
 
@@ -101,7 +101,7 @@ check_variant() {
 	[ -n "$1" ] && [ -d "$vroot/$1" ] ||
 		die "unknown variant '$1': choose one of $(all_variants | tr '\n' ' ')(directories under variants/)"
 	[ -f "$vroot/$1/variant" ] ||
-		die "variants/$1 has no file 'variant': copy one from another variant and set its role, title, series, config, kunit and default"
+		die "variants/$1 has no file 'variant': copy one from another variant and set its role, title, series, config, kunit, default and memory"
 }
 
 # variant_get VARIANT KEY: the value of KEY in variants/VARIANT/variant

@@ -26,6 +26,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, '..', 'bench'))
 import decision  # noqa: E402
 import model  # noqa: E402
+import variants  # noqa: E402
 
 INLINE, SG_CHUNK, RING_CHUNK = 2, 128, 127
 
@@ -33,7 +34,10 @@ INLINE, SG_CHUNK, RING_CHUNK = 2, 128, 127
 def expected(variant, segs, sizes):
     """The pool bytes a command of SEGS segments takes, or None when a
     pool it needs is not in SIZES ({cache: object size} from the trace)."""
-    if variant == decision.RING:
+    policy = variants.load().get(variant, {}).get('memory', 'chained')
+    if policy == 'none':
+        return 0
+    if policy == 'ring':
         prefix, chunks, ents = 'sgring', decision.chunks_sg_ring(segs, INLINE, RING_CHUNK), (7, 15, 31, 63, 127)
     else:
         prefix, chunks, ents = 'sgpool', decision.chunks_sg_table(segs, INLINE, SG_CHUNK), (8, 16, 32, 64, 128)
