@@ -20,27 +20,27 @@ COCCI = os.path.join(TOP, 'variants', 'sg_ring', 'cocci')
 RULE = os.path.join(COCCI, 'scsi_host_use_sg_ring.cocci')
 FIXTURES = os.path.join(COCCI, 'tests')
 
-# hand-case rule(s) of the semantic patch -> the fixture each one (together)
-# must be what stops: switched off, the fixture converts
+# the semantic patch's checks (its CHECKS, switched off through its OFF) ->
+# the fixtures each one must be what stops: switched off, the fixture's
+# output is no longer its .res
 STOPPERS = {
-    ('hard',): ['hard', 'uas', 'sdbparam'],
-    ('hardprot',): ['protloop'],
-    ('nonblk',): ['nonblock'],
-    ('contloop',): ['contloop'],
-    ('declloop',): ['declbody', 'declbody2'],
-    ('eother',): ['helper'],
-    ('imod',): ['imod'],
-    ('eafter',): ['eafter'],
+    ('H1',): ['hard', 'uas', 'sdbparam', 'protloop'],
+    ('nonblock',): ['nonblock'],
+    ('continue',): ['contloop'],
+    ('decl',): ['declbody', 'declbody2'],
+    ('helper',): ['helper'],
+    ('index',): ['imod'],
+    ('after',): ['eafter'],
     ('mixed',): ['mixed'],
     ('neither',): ['neither'],
     ('dmacount',): ['dmacount'],
     ('cpumapped',): ['cpumapped'],
     ('names',): ['names'],
     # hpsa_scatter_gather(): a helper walk, sg read after the loop, and a
-    # body that reads neither view directly
-    ('eother', 'eafter', 'neither'): ['hpsa'],
-    # the bound is kept (dmaguard) because the DMA count is rewritten
-    ('dmavarn',): ['reassigned'],
+    # body that reads neither view directly; any one of them stops it
+    ('helper', 'after', 'neither'): ['hpsa'],
+    # without the bound check every bound is dropped
+    ('bound',): ['bound', 'reassigned', 'cpubound'],
 }
 
 
@@ -102,32 +102,29 @@ class Cocci(unittest.TestCase):
                 self.assertEqual(unchanged, want != '',
                                  'a fixture is left alone exactly when it has a hand case')
 
-    def test_hand_rules_stop_their_fixtures(self):
+    def test_checks_stop_their_fixtures(self):
         with open(RULE) as f:
             rule = f.read()
+        checks = re.search(r'^CHECKS = \[(.*?)\]', rule, flags=re.M | re.S)
+        self.assertIsNotNone(checks, 'no CHECKS in the semantic patch')
+        checks = set(re.findall(r"'(\w+)'", checks.group(1)))
+        self.assertEqual(rule.count('\nOFF = set()\n'), 1)
         covered = set()
-        for rules, names in STOPPERS.items():
-            text = rule
-            for r in rules:
-                # "@r depends on patch || report..." or "@r depends on patch@":
-                # make the dependency unsatisfiable (one -D at a time)
-                text, n = re.subn(r'^@%s depends on patch( \|\| report)?' % r,
-                                  '@%s depends on patch && report' % r, text, flags=re.M)
-                self.assertEqual(n, 1, f'no rule {r} in the semantic patch')
-                covered.add(r)
+        for off, names in STOPPERS.items():
+            self.assertLessEqual(set(off), checks)
+            covered |= set(off)
+            text = rule.replace('\nOFF = set()\n', '\nOFF = %r\n' % set(off))
             with tempfile.TemporaryDirectory() as tmp:
                 mutant = os.path.join(tmp, 'mutant.cocci')
                 with open(mutant, 'w') as f:
                     f.write(text)
                 for name in names:
-                    with self.subTest(off=rules, fixture=name):
+                    with self.subTest(off=off, fixture=name):
                         self.assertNotEqual(apply_rule(os.path.join(FIXTURES, name + '.c'), mutant),
                                             read(name, '.res'),
-                                            f'{name} does not depend on {rules}')
-        # every hand-case rule of the semantic patch has a fixture it stops
-        hand_rules = set(re.findall(r'^@(\w+) depends on patch \|\| report', rule, flags=re.M))
-        hand_rules -= {'dmabody', 'cpubody', 'tmplfound', 'uses'}  # classifiers, report-only
-        self.assertEqual(hand_rules - covered, set())
+                                            f'{name} does not depend on the check(s) {off}')
+        # every check of the semantic patch has a fixture it stops
+        self.assertEqual(checks - covered, set())
 
 
 if __name__ == '__main__':

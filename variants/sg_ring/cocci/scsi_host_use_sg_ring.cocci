@@ -49,6 +49,9 @@
 ///     rule declares).
 /// Run with -D report instead of -D patch to list the hand cases of a
 /// driver, one line each: "FILE:LINE: hand case Hn: reason".
+/// The SmPL rules only collect facts (matches and their positions); the
+/// Python function analyse() decides, loop by loop, and the rewriting
+/// rules take only the loops it classified (position constraints).
 //
 // Confidence: High for what it converts, by the rules above; a driver with
 // any hand case is left entirely alone, because a partial conversion would
@@ -65,6 +68,120 @@
 
 virtual patch
 virtual report
+
+// The rules below only collect facts (expression-level matches and
+// positions, which are cheap); the script rule "handfound" decides from
+// them, loop by loop.  Matching inside loop bodies with <+... ...+> instead
+// took minutes on some drivers (csiostor).
+
+@initialize:python@
+@@
+import re
+
+loops = {}      # loop header position -> facts about the loop
+nonblock = []   # headers of loops whose body is a single statement
+uses = {}       # kind ('any', 'dma', 'cpu') -> set of (file, name, line, col)
+conts = set()   # continue statements: (file, line, col)
+decls = set()   # declarations: (file, line, col)
+iwrites = set() # writes to an identifier: (file, name, line, col)
+after = {}      # loop header -> first line where its entry is read after it
+hard = []       # H1 uses: (file, line, what)
+maps = set()    # scsi_dma_map() calls: (file, function, command)
+mapvars = {}    # (file, function, variable) -> set of (command, line, col)
+mapwrites = set()  # other writes to such a variable: (file, function, variable)
+namesfn = set() # functions using sgr or sgi: (file, function)
+printed = set()
+
+# The checks, by name.  OFF switches checks off: tests/host/test_cocci.py
+# does, to show that each one is what stops its fixture.
+CHECKS = ['H1', 'nonblock', 'continue', 'decl', 'helper', 'index', 'after',
+          'mixed', 'neither', 'dmacount', 'cpumapped', 'names', 'bound']
+OFF = set()
+
+def norm(s):
+    return re.sub(r'\s+', '', str(s))
+
+def key(p):
+    return (p[0].file, int(p[0].line), int(p[0].column))
+
+def inside(l, file, line, col):
+    return file == l['file'] and l['open'] < (line, col) < l['close']
+
+def source(p):
+    # the text of the line p is on, for the report of an H1 use
+    try:
+        with open(p[0].file) as f:
+            return f.readlines()[int(p[0].line) - 1].strip()
+    except (OSError, IndexError, ValueError):
+        return '?'
+
+def analyse():
+    """[(file, line, text)] of the hand cases; sets each loop's 'kind'."""
+    out = [(f, l, 'hand case H1: ' + what) for f, l, what in hard if 'H1' not in OFF]
+    for k in nonblock:
+        if 'nonblock' not in OFF:
+            out.append((k[0], k[1], 'hand case H2: loop body is a single statement'))
+    for k, l in loops.items():
+        f, e, i = l['file'], l['e'], l['i']
+        def there(s):
+            return sorted(x for x in s if inside(l, x[0], x[-2], x[-1]))
+        def named(kind, name):
+            return there(u for u in uses.get(kind, ()) if u[1] == name)
+        why = []
+        if there(conts) and 'continue' not in OFF:
+            why.append('H2: loop body uses continue')
+        if there(decls) and 'decl' not in OFF:
+            why.append('H2: loop body declares variables')
+        dma, cpu = named('dma', e), named('cpu', e)
+        accessed = set(dma) | set(cpu)
+        other = [u for u in named('any', e) if u not in accessed]
+        if other and 'helper' not in OFF:
+            why.append('H3: %s used at line %d other than through an entry accessor '
+                       '(passed to a helper, stored, compared or assigned)' % (e, other[0][2]))
+        iw = [w for w in there(iwrites) if w[1] == i]
+        if iw and 'index' not in OFF:
+            why.append('H4: the index %s is written in the body (line %d)' % (i, iw[0][2]))
+        if k in after and 'after' not in OFF:
+            why.append('H5: %s read after the loop (line %d)' % (e, after[k]))
+        n, cmd = norm(l['n']), norm(l['cmd'])
+        if dma and cpu and 'mixed' not in OFF:
+            why.append('H6: the body reads both the DMA and the CPU view of the entry')
+        elif not dma and not cpu and 'neither' not in OFF:
+            why.append('H6: the body reads neither view of the entry')
+        elif dma and n == 'scsi_sg_count(%s)' % cmd and 'dmacount' not in OFF:
+            why.append('H6: DMA view walked with scsi_sg_count() as bound')
+        elif cpu and (f, l['fn'], cmd) in maps and 'cpumapped' not in OFF:
+            why.append('H6: CPU view walked in a function that DMA-maps the command')
+        if (f, l['fn']) in namesfn and 'names' not in OFF:
+            why.append('H7: the function already uses the name sgr or sgi')
+        for w in why:
+            out.append((f, l['line'], 'hand case ' + w))
+        mv = (f, l['fn'], n)
+        if dma:
+            full = 'bound' in OFF or (any(c == cmd for c, _, _ in mapvars.get(mv, ()))
+                                      and mv not in mapwrites)
+            l['kind'] = 'dmafull' if full else 'dmaguard'
+        else:
+            full = 'bound' in OFF or n == 'scsi_sg_count(%s)' % cmd
+            l['kind'] = 'cpufull' if full else 'cpuguard'
+    return sorted(set(out))
+
+def kind(p):
+    l = loops.get(key(p))
+    return l.get('kind') if l else None
+
+# for the position constraints of the rewriting rules
+def is_dmafull(p):
+    return kind(p) == 'dmafull'
+
+def is_dmaguard(p):
+    return kind(p) == 'dmaguard'
+
+def is_cpufull(p):
+    return kind(p) == 'cpufull'
+
+def is_cpuguard(p):
+    return kind(p) == 'cpuguard'
 
 // ---------------------------------------------------------------- H1
 @hard depends on patch || report@
@@ -97,6 +214,11 @@ position p;
  sdbv.table@p
 )
 
+@script:python@
+p << hard.p;
+@@
+hard.append((p[0].file, int(p[0].line), 'the single array or protection used directly: ' + source(p)))
+
 @hardprot depends on patch || report@
 iterator name scsi_for_each_prot_sg;
 expression cmd, n;
@@ -106,9 +228,36 @@ position p;
 @@
  scsi_for_each_prot_sg@p(cmd, e, n, i) S
 
-// ---------------------------------------------------------------- H2
-// a loop whose body is a single statement: the disjunction is ordered, so
-// p is bound only where the first branch (a block) does not match; the
+@script:python@
+p << hardprot.p;
+@@
+hard.append((p[0].file, int(p[0].line), 'protection loop (scsi_for_each_prot_sg)'))
+
+// ---------------------------------------------------------------- loops
+@loops depends on patch || report@
+iterator name scsi_for_each_sg;
+expression cmd, n;
+identifier e, i;
+position p, pb, pe;
+@@
+ scsi_for_each_sg@p(cmd, e, n, i) {@pb ... }@pe
+
+@script:python@
+p << loops.p;
+pb << loops.pb;
+pe << loops.pe;
+e << loops.e;
+i << loops.i;
+n << loops.n;
+cmd << loops.cmd;
+@@
+loops[key(p)] = dict(file=p[0].file, line=int(p[0].line), fn=p[0].current_element,
+                     open=(int(pb[0].line), int(pb[0].column)),
+                     close=(int(pe[0].line), int(pe[0].column)),
+                     e=str(e), i=str(i), n=str(n), cmd=str(cmd))
+
+// H2: a loop whose body is a single statement: the disjunction is ordered,
+// so p is bound only where the first branch (a block) does not match; the
 // braces isomorphisms are off, since with them { ... } matches a bare
 // statement too
 @nonblk depends on patch || report disable braces0, braces1, braces2, braces3, braces4@
@@ -124,76 +273,83 @@ position p;
  scsi_for_each_sg@p(cmd, e, n, i) S
 )
 
-@nonblk2 depends on nonblk@
-iterator name scsi_for_each_sg;
-expression cmd, n;
-identifier e, i;
-statement S;
-position nonblk.p;
+@script:python@
+p << nonblk.p;
 @@
- scsi_for_each_sg@p(cmd, e, n, i) S
+nonblock.append(key(p))
 
-@contloop depends on patch || report@
-iterator name scsi_for_each_sg;
-expression cmd, n;
-identifier e, i;
-position p;
+// H2: continue, declarations
+@contloop depends on loops@
+position q;
 @@
- scsi_for_each_sg@p(cmd, e, n, i) { <+... continue; ...+> }
+ continue@q;
 
-@declloop depends on patch || report@
-iterator name scsi_for_each_sg;
-expression cmd, n;
-identifier e, i;
-declaration d;
-position p;
+@script:python@
+q << contloop.q;
 @@
- scsi_for_each_sg@p(cmd, e, n, i) { <+... d ...+> }
+conts.add((q[0].file, int(q[0].line), int(q[0].column)))
 
-// ---------------------------------------------------------------- H3
-// the ordered disjunction takes the allowed forms first, so q is bound only
-// on a use of e that is none of them
-@eother depends on patch || report@
-iterator name scsi_for_each_sg;
-expression cmd, n;
-identifier e, i, fld;
-position p, q;
+@declloop depends on loops@
+type T;
+identifier x;
+expression E;
+position q;
 @@
- scsi_for_each_sg@p(cmd, e, n, i) { <+...
 (
- sg_dma_address(e)
+ T x@q;
 |
- sg_dma_len(e)
-|
- sg_page(e)
-|
- sg_virt(e)
-|
- sg_phys(e)
-|
- e->fld
-|
- e@q
+ T x@q = E;
 )
- ...+> }
 
-// q is bound only by the last branch: eother also matches a loop with only
-// allowed uses, eother2 only one with another use
-@eother2 depends on eother@
-identifier eother.e;
-position eother.q;
+@script:python@
+q << declloop.q;
+@@
+decls.add((q[0].file, int(q[0].line), int(q[0].column)))
+
+// H3, H6: how the entry of each loop is used
+@edma depends on loops@
+identifier loops.e;
+position q;
+@@
+ \(sg_dma_address(e@q)\|sg_dma_len(e@q)\)
+
+@script:python@
+q << edma.q;
+e << loops.e;
+@@
+uses.setdefault('dma', set()).add((q[0].file, str(e), int(q[0].line), int(q[0].column)))
+
+@ecpu depends on loops@
+identifier loops.e, fld;
+position q;
+@@
+ \(e@q->fld\|sg_page(e@q)\|sg_virt(e@q)\|sg_phys(e@q)\)
+
+@script:python@
+q << ecpu.q;
+e << loops.e;
+@@
+uses.setdefault('cpu', set()).add((q[0].file, str(e), int(q[0].line), int(q[0].column)))
+
+@eother depends on loops@
+identifier loops.e;
+position q;
 @@
  e@q
 
-// ---------------------------------------------------------------- H4
-@imod depends on patch || report@
-iterator name scsi_for_each_sg;
-expression cmd, n, E;
-identifier e, i;
-assignment operator aop;
-position p, q;
+@script:python@
+q << eother.q;
+e << loops.e;
 @@
- scsi_for_each_sg@p(cmd, e, n, i) { <+...
+uses.setdefault('any', set()).add((q[0].file, str(e), int(q[0].line), int(q[0].column)))
+
+// H4: writes to the index
+@imod depends on loops@
+identifier loops.i;
+expression E;
+assignment operator aop;
+position q;
+@@
 (
  i@q aop E
 |
@@ -207,9 +363,14 @@ position p, q;
 |
  &i@q
 )
- ...+> }
 
-// ---------------------------------------------------------------- H5
+@script:python@
+q << imod.q;
+i << loops.i;
+@@
+iwrites.add((q[0].file, str(i), int(q[0].line), int(q[0].column)))
+
+// H5: the entry read after the loop
 @eafter depends on patch || report exists@
 iterator name scsi_for_each_sg;
 expression cmd, n, E;
@@ -221,224 +382,67 @@ position p, q;
  ... when != e = E
  e@q
 
-// ---------------------------------------------------------------- H6
-@dmabody depends on patch || report@
-iterator name scsi_for_each_sg;
-expression cmd, n;
-identifier e, i;
-position pd;
-@@
- scsi_for_each_sg@pd(cmd, e, n, i) { <+... \(sg_dma_address(e)\|sg_dma_len(e)\) ...+> }
-
-@cpubody depends on patch || report@
-iterator name scsi_for_each_sg;
-expression cmd, n;
-identifier e, i, fld;
-position pc;
-@@
- scsi_for_each_sg@pc(cmd, e, n, i) { <+... \(e->fld\|sg_page(e)\|sg_virt(e)\|sg_phys(e)\) ...+> }
-
-@mixed depends on patch || report@
-iterator name scsi_for_each_sg;
-expression cmd, n;
-identifier e, i;
-statement S;
-position dmabody.pd, cpubody.pc, p;
-@@
- scsi_for_each_sg@pd@pc@p(cmd, e, n, i) S
-
-// a block loop of neither kind: every loop is matched first, then the
-// ones of either kind drop out by the order of the disjunction
-@neither depends on patch || report@
-iterator name scsi_for_each_sg;
-expression cmd, n;
-identifier e, i, fld;
-position p;
-@@
-(
- scsi_for_each_sg(cmd, e, n, i) { <+... \(sg_dma_address(e)\|sg_dma_len(e)\|e->fld\|sg_page(e)\|sg_virt(e)\|sg_phys(e)\) ...+> }
-|
- scsi_for_each_sg@p(cmd, e, n, i) { ... }
-)
-
-@neither2 depends on neither@
-iterator name scsi_for_each_sg;
-expression cmd, n;
-identifier e, i;
-statement S;
-position neither.p;
-@@
- scsi_for_each_sg@p(cmd, e, n, i) S
-
-@dmacount depends on patch || report@
-iterator name scsi_for_each_sg;
-expression cmd;
-identifier e, i;
-statement S;
-position dmabody.pd, p;
-@@
- scsi_for_each_sg@pd@p(cmd, e, scsi_sg_count(cmd), i) S
-
-@cpumapped depends on patch || report@
-expression cmd;
-identifier fn;
-@@
-fn(...) {
- <+... scsi_dma_map(cmd) ...+>
-}
-
-@cpumapped2 depends on cpumapped@
-iterator name scsi_for_each_sg;
-expression cpumapped.cmd, n;
-identifier cpumapped.fn, e, i;
-statement S;
-position cpubody.pc, p;
-@@
-fn(...) {
- <+... scsi_for_each_sg@pc@p(cmd, e, n, i) S ...+>
-}
-
-// ---------------------------------------------------------------- H7
-@names depends on patch || report@
-identifier fn, x =~ "^sg[ri]$";
-type T;
-expression E;
-@@
-fn(...) {
- <+...
-(
- T x;
-|
- T x = E;
-|
- x
-)
- ...+>
-}
-
-@names2 depends on names@
-iterator name scsi_for_each_sg;
-identifier names.fn;
-expression cmd, n;
-identifier e, i;
-statement S;
-position p;
-@@
-fn(...) {
- <+... scsi_for_each_sg@p(cmd, e, n, i) S ...+>
-}
-
-// ---------------------------------------------------------------- report
-@initialize:python depends on report@
-@@
-seen = set()
-
-def hand(p, text):
-    line = "%s:%s: %s" % (p[0].file, p[0].line, text)
-    if line not in seen:
-        seen.add(line)
-        print(line)
-
-@script:python depends on report@
-p << hard.p;
-@@
-hand(p, "hand case H1: the driver uses the single array itself (scsi_sglist, sdb.table, protection)")
-
-@script:python depends on report@
-p << hardprot.p;
-@@
-hand(p, "hand case H1: protection loop (scsi_for_each_prot_sg)")
-
-@script:python depends on report@
-p << nonblk.p;
-@@
-hand(p, "hand case H2: loop body is a single statement")
-
-@script:python depends on report@
-p << contloop.p;
-@@
-hand(p, "hand case H2: loop body uses continue")
-
-@script:python depends on report@
-p << declloop.p;
-@@
-hand(p, "hand case H2: loop body declares variables")
-
-@script:python depends on report@
-p << eother.p;
-q << eother.q;
-e << eother.e;
-@@
-hand(p, "hand case H3: %s used at line %s other than through an entry accessor (passed to a helper, stored, compared or assigned)" % (e, q[0].line))
-
-@script:python depends on report@
-p << imod.p;
-q << imod.q;
-@@
-hand(p, "hand case H4: the index is written in the body (line %s)" % (q[0].line))
-
-@script:python depends on report@
+@script:python@
 p << eafter.p;
 q << eafter.q;
-e << eafter.e;
 @@
-hand(p, "hand case H5: %s read after the loop (line %s)" % (e, q[0].line))
+k = key(p)
+after[k] = min(after.get(k, int(q[0].line)), int(q[0].line))
 
-@script:python depends on report@
-p << mixed.p;
-@@
-hand(p, "hand case H6: the body reads both the DMA and the CPU view of the entry")
-
-@script:python depends on report@
-p << neither.p;
-@@
-hand(p, "hand case H6: the body reads neither view of the entry")
-
-@script:python depends on report@
-p << dmacount.p;
-@@
-hand(p, "hand case H6: DMA view walked with scsi_sg_count() as bound")
-
-@script:python depends on report@
-p << cpumapped2.p;
-@@
-hand(p, "hand case H6: CPU view walked in a function that DMA-maps the command")
-
-@script:python depends on report@
-p << names2.p;
-@@
-hand(p, "hand case H7: the function already uses the name sgr or sgi")
-
-// ---------------------------------------------------------------- patch
-// the bound of a DMA walk is the total only if it is a local assigned from
-// scsi_dma_map() of the walked command and written nowhere else
-@dmavar depends on patch@
-identifier fn, n;
+// H6: scsi_dma_map() calls, and the variables they are assigned to (the
+// bound of a DMA walk is dropped only if it is such a local, written
+// nowhere else in the function)
+@mapcall depends on loops@
 expression cmd;
-type T;
+position q;
 @@
-fn(...) {
- ... when any
-(
- n = scsi_dma_map(cmd);
-|
- T n = scsi_dma_map(cmd);
-)
- ... when any
-}
+ scsi_dma_map@q(cmd)
 
-// q is bound only on a write other than the scsi_dma_map() assignment
-@dmavarn depends on patch@
-identifier dmavar.fn, dmavar.n;
-expression dmavar.cmd, E;
+@script:python@
+q << mapcall.q;
+cmd << mapcall.cmd;
+@@
+maps.add((q[0].file, q[0].current_element, norm(cmd)))
+
+@mapvar depends on loops@
+expression cmd;
+identifier n;
+position q;
+@@
+ n@q = scsi_dma_map(cmd)
+
+@script:python@
+q << mapvar.q;
+n << mapvar.n;
+cmd << mapvar.cmd;
+@@
+mapvars.setdefault((q[0].file, q[0].current_element, str(n)), set()).add(
+    (norm(cmd), int(q[0].line), int(q[0].column)))
+
+@mapdecl depends on loops@
+expression cmd;
+identifier n;
+type T;
+position q;
+@@
+ T n@q = scsi_dma_map(cmd);
+
+@script:python@
+q << mapdecl.q;
+n << mapdecl.n;
+cmd << mapdecl.cmd;
+@@
+mapvars.setdefault((q[0].file, q[0].current_element, str(n)), set()).add(
+    (norm(cmd), int(q[0].line), int(q[0].column)))
+
+// any write to an identifier; only those to a variable of mapvars count
+@mapwrite depends on mapvar || mapdecl@
+identifier n;
+expression E;
 assignment operator aop;
 position q;
 @@
-fn(...) {
- <+...
 (
- n = scsi_dma_map(cmd)
-|
  n@q aop E
 |
  n@q++
@@ -451,67 +455,109 @@ fn(...) {
 |
  &n@q
 )
- ...+>
-}
 
-@dmabad depends on dmavarn@
-identifier dmavar.n;
-position dmavarn.q;
+@script:python@
+q << mapwrite.q;
+n << mapwrite.n;
 @@
- n@q
+mv = (q[0].file, q[0].current_element, str(n))
+if mv in mapvars and not any(l == int(q[0].line) and c == int(q[0].column)
+                             for _, l, c in mapvars[mv]):
+    mapwrites.add(mv)
 
-// No hand case is left when these run, so every loop reads either the DMA
-// or the CPU view of its entry: the DMA loops are converted first, then the
-// rest.  (Positions cannot be inherited over the modifications.)
-@dmafull depends on patch && !dmabad && !hard && !hardprot && !nonblk2 && !contloop && !declloop && !eother2 && !imod && !eafter && !mixed && !neither2 && !dmacount && !cpumapped2 && !names2@
-iterator name scsi_for_each_sg, sg_ring_for_each_dma;
-identifier dmavar.fn, dmavar.n;
-expression dmavar.cmd;
-identifier e, i;
+// H7: the names the rule declares
+@names depends on loops@
+identifier x =~ "^sg[ri]$";
+position q;
 @@
-fn(...) {
- <...
-- scsi_for_each_sg(cmd, e, n, i) {
-+ sg_ring_for_each_dma(scsi_sgring(cmd), sgr, sgi) {
-+	e = &sgr->sg[sgi];
-  <+... \(sg_dma_address(e)\|sg_dma_len(e)\) ...+>
-+	i++;
-  }
- ...>
-}
+ x@q
 
-@dmaguard depends on patch && !hard && !hardprot && !nonblk2 && !contloop && !declloop && !eother2 && !imod && !eafter && !mixed && !neither2 && !dmacount && !cpumapped2 && !names2@
+@script:python@
+q << names.q;
+@@
+namesfn.add((q[0].file, q[0].current_element))
+
+@namesdecl depends on loops@
+identifier x =~ "^sg[ri]$";
+type T;
+expression E;
+position q;
+@@
+(
+ T x@q;
+|
+ T x@q = E;
+)
+
+@script:python@
+q << namesdecl.q;
+@@
+namesfn.add((q[0].file, q[0].current_element))
+
+// ---------------------------------------------------------------- decision
+@script:python depends on report@
+@@
+for f, l, text in analyse():
+    print("%s:%d: %s" % (f, l, text))
+
+// matches (and so stops every rewrite) if there is any hand case
+@script:python handfound depends on patch@
+found;
+@@
+coccinelle.found = 'yes'
+if not analyse():
+    cocci.include_match(False)
+
+// ---------------------------------------------------------------- patch
+// every loop left reads either the DMA or the CPU view of its entry
+@dmafull depends on patch && !handfound@
 iterator name scsi_for_each_sg, sg_ring_for_each_dma;
 expression cmd, n;
 identifier e, i;
+position p : script:python () { is_dmafull(p) };
 @@
-- scsi_for_each_sg(cmd, e, n, i) {
+- scsi_for_each_sg@p(cmd, e, n, i) {
++ sg_ring_for_each_dma(scsi_sgring(cmd), sgr, sgi) {
++	e = &sgr->sg[sgi];
+  ...
++	i++;
+  }
+
+@dmaguard depends on patch && !handfound@
+iterator name scsi_for_each_sg, sg_ring_for_each_dma;
+expression cmd, n;
+identifier e, i;
+position p : script:python () { is_dmaguard(p) };
+@@
+- scsi_for_each_sg@p(cmd, e, n, i) {
 + sg_ring_for_each_dma(scsi_sgring(cmd), sgr, sgi) {
 +	if (i >= n)
 +		break;
 +	e = &sgr->sg[sgi];
-  <+... \(sg_dma_address(e)\|sg_dma_len(e)\) ...+>
+  ...
 +	i++;
   }
 
-@cpufull depends on patch && !hard && !hardprot && !nonblk2 && !contloop && !declloop && !eother2 && !imod && !eafter && !mixed && !neither2 && !dmacount && !cpumapped2 && !names2@
+@cpufull depends on patch && !handfound@
 iterator name scsi_for_each_sg, sg_ring_for_each;
-expression cmd;
+expression cmd, n;
 identifier e, i;
+position p : script:python () { is_cpufull(p) };
 @@
-- scsi_for_each_sg(cmd, e, scsi_sg_count(cmd), i) {
+- scsi_for_each_sg@p(cmd, e, n, i) {
 + sg_ring_for_each(scsi_sgring(cmd), sgr, sgi) {
 +	e = &sgr->sg[sgi];
   ...
 +	i++;
   }
 
-@cpuguard depends on patch && !hard && !hardprot && !nonblk2 && !contloop && !declloop && !eother2 && !imod && !eafter && !mixed && !neither2 && !dmacount && !cpumapped2 && !names2@
+@cpuguard depends on patch && !handfound@
 iterator name scsi_for_each_sg, sg_ring_for_each;
 expression cmd, n;
 identifier e, i;
+position p : script:python () { is_cpuguard(p) };
 @@
-- scsi_for_each_sg(cmd, e, n, i) {
+- scsi_for_each_sg@p(cmd, e, n, i) {
 + sg_ring_for_each(scsi_sgring(cmd), sgr, sgi) {
 +	if (i >= n)
 +		break;
@@ -550,7 +596,7 @@ sg_ring_for_each(..., sgr, sgi) { ... }
 ...+>
 }
 
-@calls depends on patch && !hard && !hardprot && !nonblk2 && !contloop && !declloop && !eother2 && !imod && !eafter && !mixed && !neither2 && !dmacount && !cpumapped2 && !names2@
+@calls depends on patch && !handfound@
 expression cmd;
 @@
 (
@@ -592,4 +638,6 @@ position p;
 @script:python depends on report && !tmplfound@
 p << uses.p;
 @@
-hand(p, "note: no scsi_host_template in these files; if the driver is converted, flag its template by hand")
+if 'note' not in printed:
+    printed.add('note')
+    print("%s: note: no scsi_host_template in these files; a converted driver needs its template flagged by hand" % p[0].file)
