@@ -24,6 +24,7 @@ FIXTURES = os.path.join(COCCI, 'tests')
 # the fixtures each one must be what stops: switched off, the fixture's
 # output is no longer its .res
 STOPPERS = {
+    ('H0',): ['unparsed'],
     ('H1',): ['hard', 'uas', 'sdbparam', 'protloop'],
     ('nonblock',): ['nonblock'],
     ('continue',): ['contloop'],

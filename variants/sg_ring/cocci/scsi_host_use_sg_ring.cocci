@@ -25,6 +25,8 @@
 ///
 /// Hand cases, any of which leaves the whole driver (one spatch run over
 /// all its files) unconverted and its template unflagged:
+///  H0 an accessor (or .sdb, ->sdb) in the text that spatch did not parse:
+///     a function it cannot parse, or a macro body; no check sees it;
 ///  H1 scsi_sglist(), scsi_prot_sglist(), scsi_prot_sg_count(),
 ///     scsi_for_each_prot_sg(), sdb.table (also through a
 ///     struct scsi_data_buffer pointer or variable), &cmd->sdb, prot_sdb:
@@ -90,11 +92,50 @@ maps = set()    # scsi_dma_map() calls: (file, function, command)
 mapvars = {}    # (file, function, variable) -> set of (command, line, col)
 mapwrites = set()  # other writes to such a variable: (file, function, variable)
 namesfn = set() # functions using sgr or sgi: (file, function)
+seen = set()    # (file, line) of every accessor use spatch parsed
 printed = set()
+
+# the accessors as text: a use spatch did not parse (a function it could
+# not parse, a macro body) would escape every check below
+ACCESSOR_RX = re.compile(r'\b(scsi_sglist|scsi_sg_count|scsi_for_each_sg|scsi_dma_map|'
+                         r'scsi_dma_unmap|scsi_prot_sglist|scsi_prot_sg_count|'
+                         r'scsi_for_each_prot_sg)\b|(\.|->)\s*(prot_)?sdb\b')
+
+def strip_c(text):
+    # comments and literals blanked, line breaks kept
+    def blank(m):
+        return re.sub(r'[^\n]', ' ', m.group(0))
+    return re.sub(r'/\*.*?\*/|//[^\n]*|"(\\.|[^"\\\n])*"|\'(\\.|[^\'\\\n])*\'',
+                  blank, text, flags=re.S)
+
+def group_files():
+    # the C files of this run: spatch's arguments, and any file matched
+    files = {f for f, _ in seen}
+    try:
+        with open('/proc/self/cmdline', 'rb') as f:
+            args = f.read().split(b'\0')
+        files |= {a.decode() for a in args if a.endswith(b'.c')}
+    except OSError:
+        pass
+    return sorted(files)
+
+def unparsed():
+    out = []
+    for f in group_files():
+        try:
+            with open(f) as src:
+                text = strip_c(src.read())
+        except OSError:
+            continue
+        for n, line in enumerate(text.split('\n'), 1):
+            if ACCESSOR_RX.search(line) and (f, n) not in seen:
+                out.append((f, n, 'hand case H0: an accessor spatch did not parse '
+                            '(a function it cannot parse, or a macro)'))
+    return out
 
 # The checks, by name.  OFF switches checks off: tests/host/test_cocci.py
 # does, to show that each one is what stops its fixture.
-CHECKS = ['H1', 'nonblock', 'continue', 'decl', 'helper', 'index', 'after',
+CHECKS = ['H0', 'H1', 'nonblock', 'continue', 'decl', 'helper', 'index', 'after',
           'mixed', 'neither', 'dmacount', 'cpumapped', 'names', 'bound']
 OFF = set()
 
@@ -118,6 +159,8 @@ def source(p):
 def analyse():
     """[(file, line, text)] of the hand cases; sets each loop's 'kind'."""
     out = [(f, l, 'hand case H1: ' + what) for f, l, what in hard if 'H1' not in OFF]
+    if 'H0' not in OFF:
+        out += unparsed()
     for k in nonblock:
         if 'nonblock' not in OFF:
             out.append((k[0], k[1], 'hand case H2: loop body is a single statement'))
@@ -182,6 +225,56 @@ def is_cpufull(p):
 
 def is_cpuguard(p):
     return kind(p) == 'cpuguard'
+
+// ---------------------------------------------------------------- H0
+@acc depends on patch || report@
+expression E;
+position q;
+@@
+(
+ scsi_sglist@q(E)
+|
+ scsi_sg_count@q(E)
+|
+ scsi_dma_map@q(E)
+|
+ scsi_dma_unmap@q(E)
+|
+ scsi_prot_sglist@q(E)
+|
+ scsi_prot_sg_count@q(E)
+|
+ E.sdb@q
+|
+ E->sdb@q
+|
+ E.prot_sdb@q
+|
+ E->prot_sdb@q
+)
+
+@script:python@
+q << acc.q;
+@@
+seen.add((q[0].file, int(q[0].line)))
+
+@accloop depends on patch || report@
+iterator name scsi_for_each_sg, scsi_for_each_prot_sg;
+expression cmd, n;
+identifier e, i;
+statement S;
+position q;
+@@
+(
+ scsi_for_each_sg@q(cmd, e, n, i) S
+|
+ scsi_for_each_prot_sg@q(cmd, e, n, i) S
+)
+
+@script:python@
+q << accloop.q;
+@@
+seen.add((q[0].file, int(q[0].line)))
 
 // ---------------------------------------------------------------- H1
 @hard depends on patch || report@
