@@ -87,6 +87,7 @@ conts = set()   # continue statements: (file, line, col)
 decls = set()   # declarations: (file, line, col)
 iwrites = set() # writes to an identifier: (file, name, line, col)
 after = {}      # loop header -> first line where its entry is read after it
+eheads = set()  # positions of the entry in scsi_for_each_sg() headers
 hard = []       # H1 uses: (file, line, what)
 maps = set()    # scsi_dma_map() calls: (file, function, command)
 mapvars = {}    # (file, function, variable) -> set of (command, line, col)
@@ -464,23 +465,41 @@ i << loops.i;
 iwrites.add((q[0].file, str(i), int(q[0].line), int(q[0].column)))
 
 // H5: the entry read after the loop
-@eafter depends on patch || report exists@
+// (another scsi_for_each_sg() over the same entry sets it afresh: the
+// entry in its header is not a read, and the paths through it end there)
+@ehead depends on patch || report@
 iterator name scsi_for_each_sg;
-expression cmd, n, E;
+expression cmd, n;
 identifier e, i;
 statement S;
+position q;
+@@
+ scsi_for_each_sg(cmd, e@q, n, i) S
+
+@script:python@
+q << ehead.q;
+@@
+eheads.add(key(q))
+
+@eafter depends on patch || report exists@
+iterator name scsi_for_each_sg;
+expression cmd, n, E, cmd2, n2;
+identifier e, i, i2;
+statement S, S2;
 position p, q;
 @@
  scsi_for_each_sg@p(cmd, e, n, i) S
  ... when != e = E
+     when != scsi_for_each_sg(cmd2, e, n2, i2) S2
  e@q
 
 @script:python@
 p << eafter.p;
 q << eafter.q;
 @@
-k = key(p)
-after[k] = min(after.get(k, int(q[0].line)), int(q[0].line))
+if key(q) not in eheads:
+    k = key(p)
+    after[k] = min(after.get(k, int(q[0].line)), int(q[0].line))
 
 // H6: scsi_dma_map() calls, and the variables they are assigned to (the
 // bound of a DMA walk is dropped only if it is such a local, written
