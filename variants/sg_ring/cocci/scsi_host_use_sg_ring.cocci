@@ -78,6 +78,7 @@ virtual report
 
 @initialize:python@
 @@
+import os
 import re
 
 loops = {}      # loop header position -> facts about the loop
@@ -215,6 +216,15 @@ def kind(p):
     return l.get('kind') if l else None
 
 # for the position constraints of the rewriting rules
+def rewritten_fn(p):
+    # after the rewriting rules spatch works on a copy of the file
+    # (/tmp/cocci_small_output-...-NAME.c): compare the base names
+    base = os.path.basename(p[0].file)
+    return any(l['fn'] == p[0].current_element and l.get('kind') and
+               (base == os.path.basename(l['file']) or
+                base.endswith('-' + os.path.basename(l['file'])))
+               for l in loops.values())
+
 def is_dmafull(p):
     return kind(p) == 'dmafull'
 
@@ -678,25 +688,57 @@ position p : script:python () { is_cpuguard(p) };
 +	i++;
   }
 
+// the index starts at 0 and the declarations are added, for the loops the
+// rule rewrote (their shape, in a function where it rewrote one: a ring
+// walk written by hand is left as it is)
 @start depends on patch && (dmafull || dmaguard || cpufull || cpuguard)@
 iterator name sg_ring_for_each, sg_ring_for_each_dma;
-identifier i;
+identifier i, e;
+expression cmd, n;
 symbol sgr, sgi;
+position p : script:python () { rewritten_fn(p) };
 @@
 (
 + i = 0;
-  sg_ring_for_each_dma(..., sgr, sgi) { ... i++; }
+  sg_ring_for_each_dma@p(scsi_sgring(cmd), sgr, sgi) {
+	if (i >= n)
+		break;
+	e = &sgr->sg[sgi];
+	...
+	i++;
+  }
 |
 + i = 0;
-  sg_ring_for_each(..., sgr, sgi) { ... i++; }
+  sg_ring_for_each_dma@p(scsi_sgring(cmd), sgr, sgi) {
+	e = &sgr->sg[sgi];
+	...
+	i++;
+  }
+|
++ i = 0;
+  sg_ring_for_each@p(scsi_sgring(cmd), sgr, sgi) {
+	if (i >= n)
+		break;
+	e = &sgr->sg[sgi];
+	...
+	i++;
+  }
+|
++ i = 0;
+  sg_ring_for_each@p(scsi_sgring(cmd), sgr, sgi) {
+	e = &sgr->sg[sgi];
+	...
+	i++;
+  }
 )
 
 @decl depends on patch && (dmafull || dmaguard || cpufull || cpuguard)@
 iterator name sg_ring_for_each, sg_ring_for_each_dma;
 identifier fn;
 symbol sgr, sgi;
+position p : script:python () { rewritten_fn(p) };
 @@
-fn(...) {
+fn@p(...) {
 +	struct sg_ring *sgr;
 +	unsigned int sgi;
 <+...
