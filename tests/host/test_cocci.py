@@ -29,6 +29,7 @@ STOPPERS = {
     ('nonblock',): ['nonblock'],
     ('continue',): ['contloop'],
     ('decl',): ['declbody', 'declbody2'],
+    ('nested',): ['nested'],
     ('helper',): ['helper'],
     ('index',): ['imod'],
     ('after',): ['eafter'],

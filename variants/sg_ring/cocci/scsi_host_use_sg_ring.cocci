@@ -31,9 +31,10 @@
 ///     scsi_for_each_prot_sg(), sdb.table (also through a
 ///     struct scsi_data_buffer pointer or variable), &cmd->sdb, prot_sdb:
 ///     the driver walks, maps, copies or hands on the array itself;
-///  H2 a loop whose body is a single statement, declares variables or
-///     uses continue (the inserted assignment or increment would be
-///     misplaced or skipped);
+///  H2 a loop whose body is a single statement, declares variables, uses
+///     continue (the inserted assignment or increment would be misplaced
+///     or skipped) or holds another scsi_for_each_sg() (both would walk
+///     with sgr and sgi);
 ///  H3 the entry e used in the body other than as e->field, sg_dma_address(e),
 ///     sg_dma_len(e), sg_page(e), sg_virt(e), sg_phys(e): passed to a
 ///     helper (which may walk on with sg_next() or read the DMA fields),
@@ -137,7 +138,7 @@ def unparsed():
 
 # The checks, by name.  OFF switches checks off: tests/host/test_cocci.py
 # does, to show that each one is what stops its fixture.
-CHECKS = ['H0', 'H1', 'nonblock', 'continue', 'decl', 'helper', 'index', 'after',
+CHECKS = ['H0', 'H1', 'nonblock', 'continue', 'decl', 'nested', 'helper', 'index', 'after',
           'mixed', 'neither', 'dmacount', 'cpumapped', 'names', 'bound']
 OFF = set()
 
@@ -177,6 +178,10 @@ def analyse():
             why.append('H2: loop body uses continue')
         if there(decls) and 'decl' not in OFF:
             why.append('H2: loop body declares variables')
+        inner = [o for o in loops.values() if o is not l and inside(l, o['file'], *o['head'])]
+        if inner and 'nested' not in OFF:
+            why.append('H2: another scsi_for_each_sg() in the body (line %d): both would '
+                       'walk with sgr and sgi' % inner[0]['line'])
         dma, cpu = named('dma', e), named('cpu', e)
         accessed = set(dma) | set(cpu)
         other = [u for u in named('any', e) if u not in accessed]
@@ -356,6 +361,7 @@ n << loops.n;
 cmd << loops.cmd;
 @@
 loops[key(p)] = dict(file=p[0].file, line=int(p[0].line), fn=p[0].current_element,
+                     head=(int(p[0].line), int(p[0].column)),
                      open=(int(pb[0].line), int(pb[0].column)),
                      close=(int(pe[0].line), int(pe[0].column)),
                      e=str(e), i=str(i), n=str(n), cmd=str(cmd))
