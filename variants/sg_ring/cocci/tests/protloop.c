@@ -1,0 +1,19 @@
+#include <scsi/scsi_cmnd.h>
+#include <scsi/scsi_host.h>
+
+/* protection information: the rule converts no protection buffer */
+static int foo_fill(struct scsi_cmnd *cmd, u64 *tbl)
+{
+	struct scatterlist *sg;
+	int i, n = scsi_dma_map(cmd);
+
+	scsi_for_each_prot_sg(cmd, sg, n, i) {
+		tbl[i] = sg_dma_address(sg);
+	}
+	return n;
+}
+
+static struct scsi_host_template foo_template = {
+	.name		= "foo",
+	.sg_tablesize	= 128,
+};
