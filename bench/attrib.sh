@@ -90,7 +90,7 @@
 # intel-iommu (qemu/run.sh -I), the disk a 1 GiB sparse raw file on
 # megasas (QEMU's MegaRAID SAS 1078, an HBA that DMA-maps the data with
 # scsi_dma_map(): sg_ring's megaraid_sas patch maps the ring with
-# dma_map_sg_ring(), since series patches 0030-0031 into one IOVA allocation (one
+# dma_map_sg_ring(), since series patches 0029-0030 into one IOVA allocation (one
 # per array before), 6.1 the chained table in one dma_map_sg(); QEMU's
 # megasas model reads its frames and SGLs
 # through the PCI device's DMA address space, so behind the vIOMMU it sees
