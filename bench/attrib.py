@@ -1,4 +1,3 @@
-#!/usr/bin/python3
 """attrib.py - instructions per I/O by function and phase, from the
 insncount TCG plugin's block counts (qemu/plugin/insncount.c).
 
@@ -65,9 +64,8 @@ import os
 import re
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import model  # noqa: E402
-import variants as variant_table  # noqa: E402
+from bench import model  # noqa: E402
+from bench import variants as variant_table  # noqa: E402
 
 USER_TOP = 0x0000800000000000
 PHASE_ORDER = ["allocate", "map", "dma", "copy", "free", "scsi", "rest", "idle", "user"]

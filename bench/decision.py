@@ -1,4 +1,3 @@
-#!/usr/bin/python3
 """decision.py - the decision report: what each API costs the people who
 write and review the code.
 
@@ -29,10 +28,9 @@ import subprocess
 import sys
 import tempfile
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import attrib  # noqa: E402
-import mdtable  # noqa: E402
-import model  # noqa: E402
+from bench import attrib  # noqa: E402
+from bench import mdtable  # noqa: E402
+from bench import model  # noqa: E402
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CONTROL, RING = 'sg_table', 'sg_ring'

@@ -23,6 +23,7 @@ Metrics per row (the main direction of fio's json+ output):
 """
 import glob
 import gzip
+import importlib.util
 import io
 import json
 import math
@@ -31,9 +32,8 @@ import re
 import statistics
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import fiojson  # noqa: E402
-import variants  # noqa: E402
+from bench import fiojson  # noqa: E402
+from bench import variants  # noqa: E402
 
 ALPHA = 0.05          # family-wise error rate, Holm's step-down rule
 POWER_T = 0.80        # power of the minimum detectable effect
@@ -474,6 +474,16 @@ def read_perf(path, idle=()):
     return top
 
 
+def _load_module(name, kdir):
+    """Module NAME from KDIR/NAME.py, registered under NAME as an import of
+    it from KDIR would be."""
+    spec = importlib.util.spec_from_file_location(name, os.path.join(kdir, name + '.py'))
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules[name] = mod
+    spec.loader.exec_module(mod)
+    return mod
+
+
 def kunit_parser():
     """The kernel tree's KTAP parser, tools/testing/kunit/kunit_parser.py of
     the unpacked base (build/git; SGB_KUNIT_DIR overrides), with its
@@ -485,9 +495,8 @@ def kunit_parser():
         if not os.path.exists(os.path.join(kdir, 'kunit_parser.py')):
             sys.exit(f'{kdir}/kunit_parser.py is missing: the bench reads its guests\' KTAP with the '
                      "kernel tree's parser; unpack the base with 'make base' (common/tree.sh base)")
-        sys.path.insert(0, kdir)
-        import kunit_parser as kp
-        import kunit_printer
+        kunit_printer = _load_module('kunit_printer', kdir)   # kunit_parser imports it
+        kp = _load_module('kunit_parser', kdir)
         kunit_printer.stdout._output = io.StringIO()
         _kunit_parser = kp
     return _kunit_parser

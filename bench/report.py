@@ -1,4 +1,3 @@
-#!/usr/bin/python3
 """report.py RUNDIR - write RUNDIR/REPORT.md, its long tables in
 RUNDIR/REPORT-appendix.md (where the run draws on attribution runs),
 RUNDIR/points.csv and the plots in RUNDIR/plots/ from the raw files of a
@@ -41,12 +40,11 @@ import re
 import statistics
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import attrib  # noqa: E402
-import fiojson  # noqa: E402
-import mdtable  # noqa: E402
-import model  # noqa: E402
-from model import request_kib  # noqa: E402,F401  (tests use it from here)
+from bench import attrib  # noqa: E402
+from bench import fiojson  # noqa: E402
+from bench import mdtable  # noqa: E402
+from bench import model  # noqa: E402
+from bench.model import request_kib  # noqa: E402,F401  (tests use it from here)
 
 try:
     import scipy  # noqa: F401

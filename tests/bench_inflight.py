@@ -1,4 +1,3 @@
-#!/usr/bin/python3
 """bench_inflight.py RUN POINT: check the sg pool memory a bench run
 measured with commands in flight at POINT (its INFLIGHT step, first fake
 boot of each kernel, traced: bench/model.py read_inflight), one result line
@@ -23,10 +22,9 @@ import os
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, '..', 'bench'))
-import decision  # noqa: E402
-import model  # noqa: E402
-import variants  # noqa: E402
+from bench import decision  # noqa: E402
+from bench import model  # noqa: E402
+from bench import variants  # noqa: E402
 
 INLINE, SG_CHUNK, RING_CHUNK = 2, 128, 127
 

@@ -1,4 +1,3 @@
-#!/usr/bin/python3
 """bench_same.py SERIAL PARALLEL [TOLERANCE_PCT]: compare two bench runs of
 the same matrix in icount mode, point by point, and print one result line
 per variant and point (name<TAB>passed|failed<TAB>detail): guest time counts
@@ -15,8 +14,7 @@ import glob
 import os
 import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'bench'))
-import model  # noqa: E402
+from bench import model  # noqa: E402
 
 
 def iops(run):

@@ -61,11 +61,9 @@ Result lines ("name<TAB>passed|failed<TAB>why", tests/run.sh's format):
       ppm is 20 times that and 33 times below the 0.033 % the reports
       quoted as the plugin's precision.
 Exit status 1 if any failed."""
-import os
 import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "bench"))
-import attrib  # noqa: E402
+from bench import attrib
 
 
 def read_aux(path):

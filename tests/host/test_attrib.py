@@ -8,15 +8,13 @@ import io
 import os
 import shutil
 import subprocess
-import sys
 import tempfile
 import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, '..', '..', 'bench'))
 DATA = os.path.join(HERE, '..', 'data', 'attrib')
 
-import attrib  # noqa: E402
+from bench import attrib  # noqa: E402
 
 
 def fx(name):

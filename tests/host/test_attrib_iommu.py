@@ -10,17 +10,15 @@ Python's hash seed (ties in the difference list are ordered by name)."""
 import os
 import shutil
 import subprocess
-import sys
 import tempfile
 import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 TOP = os.path.join(HERE, '..', '..')
-sys.path.insert(0, os.path.join(TOP, 'bench'))
 DATA = os.path.join(HERE, '..', 'data', 'attrib-iommu')
 PHASES = os.path.join(TOP, 'bench', 'attrib-phases.txt')
 
-import attrib  # noqa: E402
+from bench import attrib  # noqa: E402
 
 
 def fx(name):
@@ -190,8 +188,8 @@ class HashSeedTest(unittest.TestCase):
             mds = []
             for seed in ('1', '2', '3'):
                 env = dict(os.environ, PYTHONHASHSEED=seed)
-                subprocess.run(['/usr/bin/python3', os.path.join(TOP, 'bench', 'attrib.py'), 'report', tmp],
-                               check=True, env=env)
+                subprocess.run(['/usr/bin/python3', '-m', 'bench.attrib', 'report', tmp],
+                               check=True, env=env, cwd=TOP)
                 with open(os.path.join(tmp, 'ATTRIBUTION.md')) as f:
                     mds.append(f.read())
             self.assertEqual(mds[0], mds[1])

@@ -7,21 +7,18 @@ import contextlib
 import io
 import os
 import shutil
-import sys
 import tempfile
 import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 TOP = os.path.join(HERE, '..', '..')
-sys.path.insert(0, os.path.join(TOP, 'bench'))
-sys.path.insert(0, HERE)
 DATA = os.path.join(HERE, '..', 'data')
 RUNS = os.path.join(DATA, 'attrib-run')
 
-import attrib  # noqa: E402
-import decision  # noqa: E402
-import report  # noqa: E402
-from test_model import make_run  # noqa: E402
+from bench import attrib  # noqa: E402
+from bench import decision  # noqa: E402
+from bench import report  # noqa: E402
+from tests.host.test_model import make_run  # noqa: E402
 
 LINKS = ('# fixture\ninsns ../attr/insns\nrepeat ../attr/cache\ncache ../attr/cache\n'
          'resolution 0.5 a fixture figure\n')
@@ -82,7 +79,7 @@ class EvidenceTest(Fixture):
 
     def test_kernels_against_the_runs(self):
         ev = attrib.Evidence(self.bench_run(), None)
-        from model import read_kv
+        from bench.model import read_kv
         got = {(v, se): verdict for v, se, _, _, verdict in ev.kernels(read_kv(os.path.join(self.tmp, 'run', 'meta.txt')))}
         self.assertEqual(got[('sg_table', 'aaaa1111')], "this run's series")
         self.assertEqual(got[('sg_ring', 'cccc3333')], "this run's series")

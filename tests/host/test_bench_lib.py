@@ -6,7 +6,6 @@ import functools
 import os
 import shutil
 import subprocess
-import sys
 import tempfile
 import unittest
 
@@ -15,8 +14,7 @@ TOP = os.path.abspath(os.path.join(HERE, '..', '..'))
 # ref-icount-2's ns_per_io rows of points.csv (the run itself is in git
 # history: results/INDEX.md)
 REF = os.path.join(TOP, 'tests', 'data', 'ref-icount-2-ns-per-io.csv')
-sys.path.insert(0, os.path.join(TOP, 'bench'))
-import model  # noqa: E402
+from bench import model  # noqa: E402
 
 
 def sh(*args):

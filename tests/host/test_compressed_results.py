@@ -6,17 +6,15 @@ same as the plain files."""
 import gzip
 import os
 import shutil
-import sys
 import tempfile
 import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 TOP = os.path.join(HERE, '..', '..')
-sys.path.insert(0, os.path.join(TOP, 'bench'))
 DATA = os.path.join(HERE, '..', 'data')
 
-import attrib  # noqa: E402
-import model  # noqa: E402
+from bench import attrib  # noqa: E402
+from bench import model  # noqa: E402
 
 
 def gzip_file(path):

@@ -3,18 +3,15 @@ and the renderer (bench/decision.py) on a small fixture run."""
 import os
 import shutil
 import subprocess
-import sys
 import tempfile
 import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, '..', '..', 'bench'))
-sys.path.insert(0, HERE)
 DATA = os.path.join(HERE, '..', 'data')
 RUN = os.path.join(DATA, 'decision-run')
 
-import decision  # noqa: E402
-from tracewriter import Guest, TraceWriter  # noqa: E402
+from bench import decision  # noqa: E402
+from tests.host.tracewriter import Guest, TraceWriter  # noqa: E402
 
 
 def raw(name):

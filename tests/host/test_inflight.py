@@ -6,18 +6,15 @@ traces written by tracewriter.py and on a real one from a guest
 exact count replaces."""
 import os
 import shutil
-import sys
 import tempfile
 import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
-sys.path.insert(0, os.path.join(HERE, '..', '..', 'bench'))
 DATA = os.path.join(HERE, '..', 'data')
 
-import decision  # noqa: E402
-import model  # noqa: E402
-from tracewriter import START, Guest, TraceWriter  # noqa: E402
+from bench import decision  # noqa: E402
+from bench import model  # noqa: E402
+from tests.host.tracewriter import START, Guest, TraceWriter  # noqa: E402
 
 def trace(w):
     tmp = tempfile.mkdtemp(prefix='sgb-trace-')

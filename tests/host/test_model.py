@@ -6,17 +6,15 @@ import math
 import os
 import shutil
 import statistics
-import sys
 import tempfile
 import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, '..', '..', 'bench'))
 DATA = os.path.join(HERE, '..', 'data')
 
-import decision  # noqa: E402
-import model  # noqa: E402
-import report  # noqa: E402
+from bench import decision  # noqa: E402
+from bench import model  # noqa: E402
+from bench import report  # noqa: E402
 
 
 def fio_json(point, ios, ms, inflight=0, lat_ns=1000.0):

@@ -1,14 +1,12 @@
 """Host-side tests of the rig's parsers: KTAP and fio JSON."""
 import os
-import sys
 import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, '..', '..', 'bench'))
 DATA = os.path.join(HERE, '..', 'data')
 
-import fiojson  # noqa: E402
-import ktap  # noqa: E402
+from bench import fiojson  # noqa: E402
+from bench import ktap  # noqa: E402
 
 
 def read(name):
@@ -97,8 +95,8 @@ class ReportTest(unittest.TestCase):
 
     def setUp(self):
         import tempfile
-        import report  # noqa: F401
-        self.report = sys.modules['report']
+        from bench import report
+        self.report = report
         self.dir = tempfile.mkdtemp()
 
     def tearDown(self):

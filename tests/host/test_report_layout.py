@@ -10,20 +10,17 @@ tests/data/device-descriptions.txt."""
 import os
 import re
 import shutil
-import sys
 import tempfile
 import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, '..', '..', 'bench'))
-sys.path.insert(0, HERE)
 
-import attrib  # noqa: E402
-import decision  # noqa: E402
-import mdtable  # noqa: E402
-import report  # noqa: E402
-import test_markdown_tables as tmt  # noqa: E402  (a module, so its tests are not collected twice)
-from test_model import make_run  # noqa: E402
+from bench import attrib  # noqa: E402
+from bench import decision  # noqa: E402
+from bench import mdtable  # noqa: E402
+from bench import report  # noqa: E402
+from tests.host import test_markdown_tables as tmt  # noqa: E402  (a module, so its tests are not collected twice)
+from tests.host.test_model import make_run  # noqa: E402
 
 DATA = os.path.join(HERE, '..', 'data')
 DESCRIPTIONS = os.path.join(DATA, 'device-descriptions.txt')
