@@ -364,7 +364,7 @@ attrib_boot() {
 	map=$top/build/$b/obj/System.map
 	[ -f "$map" ] || die "no $map: run 'make build'"
 	# the kernel's vmlinux: the fold counts a page-crossing instruction at
-	# the end of a block once (bench/attrib.py phantoms())
+	# the end of a block once (bench/attrib_fold.py phantoms())
 	vmlinux=()
 	if [ "$plugin" = insncount ]; then
 		[ -f "$top/build/$b/obj/vmlinux" ] || die "no $top/build/$b/obj/vmlinux: run 'make build'"

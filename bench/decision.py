@@ -28,9 +28,13 @@ import subprocess
 import sys
 import tempfile
 
-from bench import attrib  # noqa: E402
-from bench import mdtable  # noqa: E402
-from bench import model  # noqa: E402
+from bench import attrib_counts
+from bench import attrib_evidence
+from bench import mdtable
+from bench import model
+from bench import readers
+from bench import stats
+from bench import tracefs
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CONTROL, RING = 'sg_table', 'sg_ring'
@@ -864,13 +868,13 @@ def span(lo, hi):
 def same_layout(ev, pairs, kind='insns'):
     """'; ... at K of N points': where the attribution's buffers (of
     attrib.txt's KIND runs) had one layout (bvecs per I/O,
-    attrib.bvecs_per_io) in both runs and on both kernels, so a difference
+    attrib_counts.bvecs_per_io) in both runs and on both kernels, so a difference
     is not the layout's; '' if none was counted."""
     got = [ev.bvecs.get((kind, d, p), {}) for d, p in pairs]
     got = [b for b in got if CONTROL in b and RING in b]
     if not got:
         return ''
-    same = sum(1 for b in got if attrib.layout_verdict({v: b[v] for v in (CONTROL, RING)}) == 'same')
+    same = sum(1 for b in got if attrib_counts.layout_verdict({v: b[v] for v in (CONTROL, RING)}) == 'same')
     return (f'; the same buffer layout (bvecs per I/O) in both runs and on both kernels at {same} of the '
             f'{len(pairs)} (device, point) pairs')
 
@@ -1222,7 +1226,7 @@ class Decision:
         slab = {}
         for path in sorted(glob.glob(os.path.join(self.run, 'raw', '*', '*', 'r*', 'share', 'out', '*.slabinfo'))):
             v = path.split(os.sep)[-5]
-            slab.setdefault(v, {}).update(model.read_slabinfo(path))
+            slab.setdefault(v, {}).update(readers.read_slabinfo(path))
         L = ['## Memory per command', '',
              'Bytes one SCSI command holds for its data buffer: `struct scsi_cmnd` plus the inline first '
              'array in the blk-mq pdu (sg_table: SCSI_INLINE_SG_CNT entries; sg_ring: a `struct sg_ring` '
@@ -1277,10 +1281,10 @@ class Decision:
                 if parts[-6] in model.QEMU_DEVICES:
                     continue
                 point = os.path.basename(path)[:-len('.slabinfo')]
-                kib = model.request_kib(os.path.dirname(path), point)
+                kib = readers.request_kib(os.path.dirname(path), point)
                 if kib is not None and kib < 4096:
                     continue
-                for k, x in model.read_slabinfo(path).items():
+                for k, x in readers.read_slabinfo(path).items():
                     if k.startswith(prefix + '-') and x['slabs'] > 1:
                         grew.add(int(k.split('-')[1]))
             if not grew:
@@ -1324,9 +1328,9 @@ class Decision:
                 if p in seen:   # the first boot that has it
                     continue
                 seen.add(p)
-                x = model.read_inflight(out, p)
+                x = tracefs.read_inflight(out, p)
                 if x is None:
-                    if model.inflight_slab_only(out, p):
+                    if tracefs.inflight_slab_only(out, p):
                         old.add(p)
                     continue
                 data = sorted(n for n in x['segments'] if n > 0)
@@ -1335,7 +1339,7 @@ class Decision:
                 if not data and x['commands']:
                     seg, comp = 0, 0
                 got.append((v, p, seg, x, comp))
-        got.sort(key=lambda g: (model.bs_bytes(model.split_point(g[1])[1]), g[0] != CONTROL))
+        got.sort(key=lambda g: (readers.bs_bytes(readers.split_point(g[1])[1]), g[0] != CONTROL))
         if not got:
             if old:
                 L += ['Measured with commands in flight: this run\'s `INFLIGHT` step is of the runs before the '
@@ -1393,7 +1397,7 @@ class Decision:
         for cls, rows in sorted(groups.items(), key=lambda kv: kv[0] != 'scsi_debug'):
             devs = ', '.join(sorted({d for d, _, _ in rows}))
             sig = [c.mean for _, _, c in rows if c.significant]
-            fine = model.resolving([c for _, _, c in rows])['resolve']
+            fine = stats.resolving([c for _, _, c in rows])['resolve']
             one = sum(1 for _, _, c in rows if c.verdict() == 'one observation')
             unres = sum(1 for _, _, c in rows if c.verdict() == 'not resolved')
             if not sig:
@@ -1432,14 +1436,14 @@ class Decision:
 
     # -- exact counts and the cache model, from the attribution runs attrib.txt names
     def evidence(self):
-        """The attribution evidence (bench/attrib.py Evidence) and the run
+        """The attribution evidence (bench/attrib_evidence.py Evidence) and the run
         (bench/model.py Run), or None; read once."""
         if self._evidence is False:
             self._evidence = None
-            if os.path.exists(os.path.join(self.run, attrib.LINKS)) and \
+            if os.path.exists(os.path.join(self.run, attrib_evidence.LINKS)) and \
                     os.path.exists(os.path.join(self.run, 'meta.txt')):
                 run = model.Run(self.run)
-                self._evidence = attrib.Evidence(self.run, run.points, run.control), run
+                self._evidence = attrib_evidence.Evidence(self.run, run.points, run.control), run
         return self._evidence
 
     def exact(self):
@@ -1452,13 +1456,13 @@ class Decision:
             parts, signs, by_dev = [], {}, {}
             for d, p in pairs:
                 x, y = (sum(ev.insns[(d, p)][v].values()) for v in (CONTROL, RING))
-                parts.append(f'{d} {p} {attrib.sfmt(y - x)} ({pct(y, x):+.2f} %)')
-                signs.setdefault(model.size_class(p), set()).add(y > x)
+                parts.append(f'{d} {p} {attrib_evidence.sfmt(y - x)} ({pct(y, x):+.2f} %)')
+                signs.setdefault(readers.size_class(p), set()).add(y > x)
                 by_dev.setdefault(d, []).append(pct(y, x))
             who = ahead_by_size(signs)
             pts = {p for _, p in pairs}
             where = ('every point of the run' if set(run.points) <= pts else
-                     ', '.join(sorted({p.split('-')[0] + ' qd' + str(model.split_point(p)[2]) for p in pts})))
+                     ', '.join(sorted({p.split('-')[0] + ' qd' + str(readers.split_point(p)[2]) for p in pts})))
             self.add('Instructions per I/O, exact (insncount TCG plugin, icount; ' + where + ')', who,
                      'sg_ring - sg_table per I/O: ' + ', '.join(parts)
                      + '; counted, not sampled, by function and phase in REPORT.md'
@@ -1467,17 +1471,17 @@ class Decision:
                      f'sg_ring - sg_table per I/O at {len(pairs)} (device, point) pairs: '
                      + span_by_device(by_dev) + same_layout(ev, pairs))
             self.contiguous(ev, run)
-            items = attrib.read_residue_classes(attrib.RESIDUE)
+            items = attrib_evidence.read_residue_classes(attrib_evidence.RESIDUE)
             res, brief = [], []
-            for d, p in [k for k in pairs if k[1] in attrib.read_residue_points(attrib.RESIDUE)]:
+            for d, p in [k for k in pairs if k[1] in attrib_evidence.read_residue_points(attrib_evidence.RESIDUE)]:
                 a, b = ev.insns[(d, p)][CONTROL], ev.insns[(d, p)][RING]
-                r = attrib.residue(a, b, items)
-                by = {c: sum(it[4] for it in r['items'] if it[0] == c) for c in attrib.CLASSES}
-                bound = (f', resolution {attrib.fmt(sum(a.values()) * ev.resolution[0] / 100)}'
+                r = attrib_evidence.residue(a, b, items)
+                by = {c: sum(it[4] for it in r['items'] if it[0] == c) for c in attrib_evidence.CLASSES}
+                bound = (f', resolution {attrib_counts.fmt(sum(a.values()) * ev.resolution[0] / 100)}'
                          if ev.resolution else '')
-                brief.append(f'{d} {p} {attrib.sfmt(r["total"])} = inherent {attrib.sfmt(by["inherent"])} + '
-                             f'incidental {attrib.sfmt(by["incidental"])} + measurement '
-                             f'{attrib.sfmt(by["measurement"])} + remainder {attrib.sfmt(r["rest"])}')
+                brief.append(f'{d} {p} {attrib_evidence.sfmt(r["total"])} = inherent {attrib_evidence.sfmt(by["inherent"])} + '
+                             f'incidental {attrib_evidence.sfmt(by["incidental"])} + measurement '
+                             f'{attrib_evidence.sfmt(by["measurement"])} + remainder {attrib_evidence.sfmt(r["rest"])}')
                 res.append(f'{brief[-1]} (the N/2N residue{bound})')
             if res:
                 self.add('The 4k deficit, every instruction of it (issue 16)', CONTROL,
@@ -1487,29 +1491,29 @@ class Decision:
                          mdtable.clip(brief, SHORT - 60) + '; the remainder is the N/2N residue')
         cpairs = ev.pairs(ev.cache, run.devices)
         if cpairs and ev.other(ev.cache) == RING:
-            parts, per_size, each = [], {}, {k: [] for k, _ in attrib.CACHE_MISSES}
+            parts, per_size, each = [], {}, {k: [] for k, _ in attrib_evidence.CACHE_MISSES}
             for d, p in cpairs:
-                per_size.setdefault((d, model.size_class(p)), []).append(p)
+                per_size.setdefault((d, readers.size_class(p)), []).append(p)
             for d, p in cpairs:
                 f = {k: sum(sum(x[k] for x in ev.cache[(d, p)][v].values()) for v in (RING,))
                      - sum(sum(x[k] for x in ev.cache[(d, p)][v].values()) for v in (CONTROL,))
-                     for k, _ in attrib.CACHE_MISSES}
+                     for k, _ in attrib_evidence.CACHE_MISSES}
                 for k in f:
                     each[k].append(f[k])
                 # the size alone names the point only if it is the size's one point
-                name = p if len(per_size[(d, model.size_class(p))]) > 1 else model.size_class(p)
-                parts.append(f'{d} {name} ' + '/'.join(attrib.sfmt(f[k]) for k, _ in attrib.CACHE_MISSES))
+                name = p if len(per_size[(d, readers.size_class(p))]) > 1 else readers.size_class(p)
+                parts.append(f'{d} {name} ' + '/'.join(attrib_evidence.sfmt(f[k]) for k, _ in attrib_evidence.CACHE_MISSES))
             low = min(sum(x[k] for x in ev.cache[key][v].values())
-                      for key in cpairs for v in (CONTROL, RING) for k, _ in attrib.CACHE_MISSES)
-            noise = f', and totals as low as {attrib.fmt(low)} show its noise' if low < 0 else ''
+                      for key in cpairs for v in (CONTROL, RING) for k, _ in attrib_evidence.CACHE_MISSES)
+            noise = f', and totals as low as {attrib_counts.fmt(low)} show its noise' if low < 0 else ''
             self.add(f'Cache misses per I/O under a stated model ({ev.model})', 'not resolved',
                      'sg_ring - sg_table, L1I/L1D/L2 misses per I/O: ' + ', '.join(parts)
                      + '; one cachesim boot per kernel, so the resolution is not measured: each '
                      'figure is the difference of two runs' + noise,
                      'REPORT.md#cache-misses-per-io-a-stated-model',
                      f'sg_ring - sg_table misses per I/O at {len(cpairs)} (device, point) pairs: '
-                     + ', '.join(f'{lab} ' + span(attrib.sfmt(min(each[k])), attrib.sfmt(max(each[k])))
-                                 for k, lab in attrib.CACHE_MISSES)
+                     + ', '.join(f'{lab} ' + span(attrib_evidence.sfmt(min(each[k])), attrib_evidence.sfmt(max(each[k])))
+                                 for k, lab in attrib_evidence.CACHE_MISSES)
                      + '; one cachesim boot per kernel, so the resolution is not measured' + noise,
                      'Cache misses per I/O under a stated model')
 
@@ -1522,9 +1526,9 @@ class Decision:
         for d, p in pairs:
             x, y = (sum(ev.contiguous[(d, p)][v].values()) for v in (CONTROL, RING))
             bv = ev.bvecs.get(('contiguous', d, p), {}).get(RING)
-            parts.append(f'{d} {p} {attrib.sfmt(y - x)} ({pct(y, x):+.2f} %'
-                         + (f', {attrib.fmt(bv[1])} bvecs' if bv else '') + ')')
-            signs.setdefault(model.size_class(p), set()).add(y > x)
+            parts.append(f'{d} {p} {attrib_evidence.sfmt(y - x)} ({pct(y, x):+.2f} %'
+                         + (f', {attrib_counts.fmt(bv[1])} bvecs' if bv else '') + ')')
+            signs.setdefault(readers.size_class(p), set()).add(y > x)
             by_dev.setdefault(d, []).append(pct(y, x))
             if bv:
                 bvecs.append(bv[1])
@@ -1536,7 +1540,7 @@ class Decision:
                  + same_layout(ev, pairs, 'contiguous'),
                  'REPORT.md#instructions-per-io-exact-tcg-plugin-icount',
                  f'sg_ring - sg_table per I/O at {len(pairs)} (device, point) pairs'
-                 + (f' ({attrib.fmt(min(bvecs))} to {attrib.fmt(max(bvecs))} bvecs per I/O)' if bvecs else '')
+                 + (f' ({attrib_counts.fmt(min(bvecs))} to {attrib_counts.fmt(max(bvecs))} bvecs per I/O)' if bvecs else '')
                  + ': ' + span_by_device(by_dev) + same_layout(ev, pairs, 'contiguous'),
                  'Instructions per I/O, exact, with contiguous buffers')
 
@@ -1550,33 +1554,33 @@ class Decision:
         pairs = ev.pairs(ev.iommu, order)
         if not pairs or ev.other(ev.iommu) != RING:
             return
-        rules = attrib.read_phases(attrib.PHASES)
+        rules = attrib_counts.read_phases(attrib_evidence.PHASES)
         parts, signs, brief, again = [], set(), [], []
         for d in order:
             cells, short = [], []
             for dd, p in pairs:
                 if dd != d:
                     continue
-                x, y = (attrib.dma_and_busy(rules, ev.iommu[(d, p)][v])[0] for v in (CONTROL, RING))
+                x, y = (attrib_evidence.dma_and_busy(rules, ev.iommu[(d, p)][v])[0] for v in (CONTROL, RING))
                 rep = ev.iommu_repeat.get((d, p), {})
-                cell = f'{model.size_class(p)} {attrib.sfmt(y - x)} ({pct(y, x):+.1f} %)'
-                short.append(f'{model.size_class(p)} {pct(y, x):+.1f} %')
+                cell = f'{readers.size_class(p)} {attrib_evidence.sfmt(y - x)} ({pct(y, x):+.1f} %)'
+                short.append(f'{readers.size_class(p)} {pct(y, x):+.1f} %')
                 if CONTROL in rep and RING in rep:
-                    rx, ry = (attrib.dma_and_busy(rules, rep[v])[0] for v in (CONTROL, RING))
-                    cell += f', repeat {attrib.sfmt(ry - rx)}'
+                    rx, ry = (attrib_evidence.dma_and_busy(rules, rep[v])[0] for v in (CONTROL, RING))
+                    cell += f', repeat {attrib_evidence.sfmt(ry - rx)}'
                     signs.add(ry > rx)
                     again.append((ry > rx) == (y > x))
                 signs.add(y > x)
                 c = ev.calls[('iommu', d, p)]
-                cell += (f', IOVA allocations {attrib.fmt2(c[CONTROL].get("alloc_iova_fast", 0.0))}/'
-                         f'{attrib.fmt2(c[RING].get("alloc_iova_fast", 0.0))}')
+                cell += (f', IOVA allocations {attrib_counts.fmt2(c[CONTROL].get("alloc_iova_fast", 0.0))}/'
+                         f'{attrib_counts.fmt2(c[RING].get("alloc_iova_fast", 0.0))}')
                 cells.append(cell)
             if cells:
                 parts.append(f'{d}: ' + '; '.join(cells))
                 brief.append(f'{d}: ' + ', '.join(short))
         who = CONTROL if signs == {True} else RING if signs == {False} else 'mixed'
         self.add('Behind an IOMMU (QEMU intel-iommu; exact instructions per I/O in the DMA map/unmap '
-                 'phase, ' + ', '.join(sorted({p for _, p in pairs}, key=attrib.point_key)) + ')', who,
+                 'phase, ' + ', '.join(sorted({p for _, p in pairs}, key=attrib_counts.point_key)) + ')', who,
                  'sg_ring - sg_table, ' + ' | '.join(parts) + ' (sg_table/sg_ring per I/O)',
                  'REPORT.md#behind-an-iommu-instructions-and-iommu-work-per-io-qemu-intel-iommu',
                  'sg_ring - sg_table per I/O in the DMA map/unmap phase, '
@@ -1609,15 +1613,15 @@ class Decision:
                     'time counts instructions and no caches are modelled, so a difference is one of '
                     'instruction path length. The extra cache lines a ring header or a chain entry costs, '
                     'and IOMMU or real-HBA behaviour, are not measured.')
-        done = sorted({p for _, p in (insns or []) + (cache or [])}, key=attrib.point_key)
+        done = sorted({p for _, p in (insns or []) + (cache or [])}, key=attrib_counts.point_key)
         left = [p for p in run.points if p not in done]
         groups = {}  # (rw, queue depth) -> the sizes not attributed
-        for p in sorted(left, key=attrib.point_key):
-            rw, bs, qd = model.split_point(p)
+        for p in sorted(left, key=attrib_counts.point_key):
+            rw, bs, qd = readers.split_point(p)
             groups.setdefault((rw, qd), []).append(bs)
         every = {}
         for p in run.points:
-            rw, bs, qd = model.split_point(p)
+            rw, bs, qd = readers.split_point(p)
             every.setdefault((rw, qd), []).append(bs)
         gaps = [f'{rw} qd{qd}' + ('' if len(bs) == len(every[(rw, qd)]) else f' ({", ".join(bs)})')
                 for (rw, qd), bs in sorted(groups.items())]
@@ -1628,8 +1632,8 @@ class Decision:
                     '(REPORT.md); a model, not any CPU: no miss costs guest time.')
         else:
             txt += ' No caches are modelled.'
-        ipts = sorted({p for _, p in insns or []}, key=attrib.point_key)
-        cpts = sorted({p for _, p in cache or []}, key=attrib.point_key)
+        ipts = sorted({p for _, p in insns or []}, key=attrib_counts.point_key)
+        cpts = sorted({p for _, p in cache or []}, key=attrib_counts.point_key)
         if ipts == cpts:
             txt += ' Instructions and cache misses per I/O are counted by function ' + counted_at(run.points, ipts)
         else:
@@ -1642,11 +1646,11 @@ class Decision:
             txt += (' IOMMU behaviour is measured only on QEMU\'s intel-iommu with an emulated host adapter ('
                     + ', '.join(sorted({ev.devices[d].split()[0] for d, _ in ipairs})) + '; '
                     + ', '.join(d for d in ev.devices if any(k[0] == d for k in ipairs)) + '; '
-                    + ', '.join(sorted({p for _, p in ipairs}, key=attrib.point_key))
+                    + ', '.join(sorted({p for _, p in ipairs}, key=attrib_counts.point_key))
                     + '); a real IOMMU\'s invalidation costs and real HBAs are not measured.')
             arrays = ring_arrays(ev, ipairs)
             if arrays is not None:
-                txt += (f' The rings mapped there have at most {attrib.fmt(arrays)} arrays a command (sg_ring\'s '
+                txt += (f' The rings mapped there have at most {attrib_counts.fmt(arrays)} arrays a command (sg_ring\'s '
                         f'`{MAP_PER_ARRAY}()` calls per command): a ring of more arrays behind an IOMMU, the '
                         'case where mapping array by array would cost most, is not measured.')
         else:
@@ -1665,7 +1669,7 @@ class Decision:
         t = mdtable.template('decision.md')
         trees = self.f('trees.txt').strip().splitlines()
         meta = os.path.join(self.run, 'meta.txt')
-        rid = f"Run `{model.read_kv(meta)['run_id'][0]}`. " if os.path.exists(meta) else ''
+        rid = f"Run `{readers.read_kv(meta)['run_id'][0]}`. " if os.path.exists(meta) else ''
         devices = []
         if os.path.exists(meta):
             got = self.evidence()

@@ -100,7 +100,7 @@ def devices_of(run, ev=None):
     """The devices a run's figures come from: [(device, description,
     measured by, fio)], the bench run's own (RUN: bench/model.py Run)
     first, then the IOMMU class's of its attribution evidence (EV:
-    bench/attrib.py Evidence, or None)."""
+    bench/attrib_evidence.py Evidence, or None)."""
     t = template('headline.md')
     out = []
     for d in run.devices:

@@ -40,11 +40,14 @@ import re
 import statistics
 import sys
 
-from bench import attrib  # noqa: E402
-from bench import fiojson  # noqa: E402
-from bench import mdtable  # noqa: E402
-from bench import model  # noqa: E402
-from bench.model import request_kib  # noqa: E402,F401  (tests use it from here)
+from bench import attrib_counts
+from bench import attrib_evidence
+from bench import fiojson
+from bench import mdtable
+from bench import model
+from bench import readers
+from bench import stats
+from bench import tracefs
 
 try:
     import scipy  # noqa: F401
@@ -101,7 +104,7 @@ def pct(x, sign=True):
 
 
 # The columns of the IOMMU work table: (label, function of
-# attrib.IOMMU_CALLS counted by its entries).
+# attrib_counts.IOMMU_CALLS counted by its entries).
 IOMMU_COLUMNS = (('commands', 'scsi_queue_rq'), ('IOVA allocations', 'alloc_iova_fast'),
                  ('page-table writes', 'intel_iommu_map_pages'), ('page-table unmaps', 'intel_iommu_unmap_pages'),
                  ('invalidations waited for', 'qi_submit_sync'))
@@ -109,12 +112,12 @@ IOMMU_COLUMNS = (('commands', 'scsi_queue_rq'), ('IOVA allocations', 'alloc_iova
 
 def sfmt(x):
     """An instruction or miss count difference: signed, as attrib.py prints counts."""
-    return ('+' if x > 0 else '') + attrib.fmt(x)
+    return ('+' if x > 0 else '') + attrib_counts.fmt(x)
 
 
 def plus_minus(c):
-    """A difference with its 95 % interval, floored (model.Comparison.pm:
-    never narrower than the floor).  One observation (model.Comparison.
+    """A difference with its 95 % interval, floored (stats.Comparison.pm:
+    never narrower than the floor).  One observation (stats.Comparison.
     single: one repeat, or the same I/O counts in every repeat on both
     kernels) has no interval and says so; where every repeat gave the same
     difference there is no test (such a point is never called
@@ -183,14 +186,14 @@ def lat_bins(path):
 
 def ceil_bw(path, point):
     """MiB/s of a ceiling point from completed I/Os."""
-    return model.read_fio(path, model.bs_bytes(model.split_point(point)[1]))['bw_mib']
+    return readers.read_fio(path, readers.bs_bytes(readers.split_point(point)[1]))['bw_mib']
 
 
 def ci_mean(xs):
     m = statistics.fmean(xs)
     if len(xs) < 2:
         return m, float('nan')
-    return m, model.t_quantile(0.975, len(xs) - 1) * statistics.stdev(xs) / math.sqrt(len(xs))
+    return m, stats.t_quantile(0.975, len(xs) - 1) * statistics.stdev(xs) / math.sqrt(len(xs))
 
 
 class Report:
@@ -203,8 +206,8 @@ class Report:
         self.appendix = []   # REPORT-appendix.md: the long tables
         self.fam = {o: self.m.family(o) for o in self.m.others}
         self.cls = {o: self.m.classes(o) for o in self.m.others}
-        self.ev = (attrib.Evidence(self.run, self.m.points, self.m.control)
-                   if os.path.exists(os.path.join(self.run, attrib.LINKS)) else None)
+        self.ev = (attrib_evidence.Evidence(self.run, self.m.points, self.m.control)
+                   if os.path.exists(os.path.join(self.run, attrib_evidence.LINKS)) else None)
 
     # -- the first screen
     def headline(self):
@@ -242,7 +245,7 @@ class Report:
                          + f' | {c.verdict()} |')
             L.append('')
             fam = self.fam[o].values()
-            k = model.resolving(fam)
+            k = stats.resolving(fam)
             L += [f'{k["resolve"]} of {len(fam)} points resolve a difference of 0.5 % or less (their '
                   f'resolution is at most 0.5 %); of the others, {k["floor"]} cannot because their window '
                   f'holds too few I/Os (quantisation floor), {k["one"]} because they are one observation '
@@ -347,8 +350,8 @@ class Report:
             for v in m.variants:
                 out = m.out(d, v) if d in m.devices else None
                 if out and os.path.exists(os.path.join(out, p + '.perf.txt')):
-                    idle = model.idle_aliases(model.read_kallsyms(os.path.join(out, 'kallsyms')))
-                    got[v] = model.read_perf(os.path.join(out, p + '.perf.txt'), idle)
+                    idle = readers.idle_aliases(readers.read_kallsyms(os.path.join(out, 'kallsyms')))
+                    got[v] = readers.read_perf(os.path.join(out, p + '.perf.txt'), idle)
             if got:
                 specs.append((d, p, got))
         if not specs:
@@ -471,7 +474,7 @@ class Report:
         rows = []
         for d in m.devices:
             for p in m.points:
-                want = model.bs_bytes(model.size_class(p)) / 1024.0
+                want = readers.bs_bytes(readers.size_class(p)) / 1024.0
                 for v in m.variants:
                     xs = m.values(d, v, p, 'req_kib')
                     if xs:
@@ -505,7 +508,7 @@ class Report:
                 for p in m.points:
                     path = os.path.join(out, p + '.slabinfo')
                     if os.path.exists(path):
-                        s = model.read_slabinfo(path)
+                        s = readers.read_slabinfo(path)
                         txt = ', '.join(f"{k} {x['slabs']} x {x['per_slab']} x {x['objsize']} B"
                                         for k, x in sorted(s.items(), key=lambda kv: kv[1]['objsize']))
                         seen.setdefault(txt, []).append(p)
@@ -535,9 +538,9 @@ class Report:
             for v in m.variants:
                 out = m.out(d, v)
                 for p in m.meta.get('inflight', []):
-                    x = model.read_inflight(out, p) if out else None
+                    x = tracefs.read_inflight(out, p) if out else None
                     if x is None:
-                        if out and model.inflight_slab_only(out, p):
+                        if out and tracefs.inflight_slab_only(out, p):
                             old.append(f'{d} {p} {v}')
                         continue
                     held = ', '.join(f'{k} {n} x {sz} B' for k, (n, sz) in sorted(x['caches'].items())) or 'none'
@@ -586,7 +589,7 @@ class Report:
                 out = m.out(d, v)
                 path = os.path.join(out, 'microbench.json') if out else None
                 if path and os.path.exists(path):
-                    res[v] = model.read_json(path)
+                    res[v] = readers.read_json(path)
                     break
         if not res:
             return
@@ -624,8 +627,8 @@ class Report:
                 'QEMU 7.2 reports to the plugin in that block and again in the next, is counted once: the fold '
                 'finds these instructions in each kernel\'s vmlinux (at most %s per I/O taken off, %s %s %s; '
                 'blocks outside the kernel\'s text, which it cannot check, ran at most %s times per I/O).'
-                % (attrib.fmt(top[1][0]), top[0][0], top[0][1], top[0][2],
-                   attrib.fmt(max(x[1] for x in got.values()))))
+                % (attrib_counts.fmt(top[1][0]), top[0][0], top[0][1], top[0][2],
+                   attrib_counts.fmt(max(x[1] for x in got.values()))))
 
     def contiguous_table(self, pairs, a, b, rules):
         """The points attrib.txt's contiguous runs counted again with fio's
@@ -646,7 +649,7 @@ class Report:
               '|---|---|---|---|---|---|---|---|---|']
         for d, p in cpairs:
             x, y = (sum(ev.contiguous[(d, p)][v].values()) for v in (a, b))
-            mx, my = (attrib.phase_sums(rules, ev.contiguous[(d, p)][v])['map'] for v in (a, b))
+            mx, my = (attrib_evidence.phase_sums(rules, ev.contiguous[(d, p)][v])['map'] for v in (a, b))
             if (d, p) in pairs:
                 ox, oy = (sum(ev.insns[(d, p)][v].values()) for v in (a, b))
                 at_one = pct(100.0 * (oy - ox) / ox)
@@ -655,14 +658,14 @@ class Report:
             bv = ev.bvecs.get(('contiguous', d, p), {})
             cell = '-'
             if a in bv and b in bv:
-                cell = ' / '.join(attrib.fmt2(bv[v][1]) for v in (a, b))
-                verdict = attrib.layout_verdict({v: bv[v] for v in (a, b)})
+                cell = ' / '.join(attrib_counts.fmt2(bv[v][1]) for v in (a, b))
+                verdict = attrib_counts.layout_verdict({v: bv[v] for v in (a, b)})
                 if verdict == 'moved':
                     cell += ' (changed between the runs)'
                 elif verdict == 'kernels':
                     cell += ' (the kernels\' layouts differ)'
-            L.append(f'| {d} | {p} | {attrib.fmt(x)} | {attrib.fmt(y)} | {sfmt(y - x)} | '
-                     f'{pct(100.0 * (y - x) / x)} | {at_one} | {attrib.fmt(mx)} / {attrib.fmt(my)} '
+            L.append(f'| {d} | {p} | {attrib_counts.fmt(x)} | {attrib_counts.fmt(y)} | {sfmt(y - x)} | '
+                     f'{pct(100.0 * (y - x) / x)} | {at_one} | {attrib_counts.fmt(mx)} / {attrib_counts.fmt(my)} '
                      f'({sfmt(my - mx)}) | {cell} |')
 
     # -- exact counts by function (the attribution runs attrib.txt names)
@@ -672,7 +675,7 @@ class Report:
             return
         a, b = ev.control, ev.other(ev.insns)
         pairs = ev.pairs(ev.insns, m.devices)
-        rules = attrib.read_phases(attrib.PHASES)
+        rules = attrib_counts.read_phases(attrib_evidence.PHASES)
         src = ', '.join(f'`{rel}`' for kind, rel in ev.links if kind == 'insns')
         L += ['## Instructions per I/O, exact (TCG plugin, icount)', '',
               'Counted, not sampled: the insncount TCG plugin (`qemu/plugin/insncount.c`) counts every '
@@ -680,7 +683,7 @@ class Report:
               'each kernel\'s own System.map, and per I/O is the difference of a run of 2N I/Os and a run '
               'of N in one boot, over N (fio, io_uring, direct, the point\'s queue depth; scsi_debug `delay=0`; TCG, '
               f'icount, 1 vCPU). From the attribution run{"s" if src.count("`") > 2 else ""} {src}, '
-              f'named in this folder\'s `{attrib.LINKS}` (each renders its own ATTRIBUTION.md with '
+              f'named in this folder\'s `{attrib_evidence.LINKS}` (each renders its own ATTRIBUTION.md with '
               '`bench/attrib.py report`). An instruction is as icount counts it: each iteration of a '
               '`rep movs`/`rep stos` is one. ' + self.page_cross_sentence(pairs)
               + self.resolution_sentence(), '',
@@ -692,14 +695,14 @@ class Report:
             bv = ev.bvecs.get(('insns', d, p), {})
             cell = '-'
             if a in bv and b in bv:
-                cell = ' / '.join(attrib.fmt2(bv[v][1]) for v in (a, b))
-                if attrib.layout_verdict({v: bv[v] for v in (a, b)}) == 'moved':
+                cell = ' / '.join(attrib_counts.fmt2(bv[v][1]) for v in (a, b))
+                if attrib_counts.layout_verdict({v: bv[v] for v in (a, b)}) == 'moved':
                     cell += ' (changed between the runs)'
                     moved = True
-            L.append(f'| {d} | {p} | {attrib.fmt(x)} | {attrib.fmt(y)} | {sfmt(y - x)} | '
+            L.append(f'| {d} | {p} | {attrib_counts.fmt(x)} | {attrib_counts.fmt(y)} | {sfmt(y - x)} | '
                      f'{pct(100.0 * (y - x) / x)} | {cell} |')
         L += ['', 'Bvecs per I/O: the physically contiguous runs of fio\'s buffer an I/O was built from '
-              f'(entries of `{attrib.BVEC_FUNCTION}` per I/O, in the run of 2N I/Os). Where the two kernels\' '
+              f'(entries of `{attrib_counts.BVEC_FUNCTION}` per I/O, in the run of 2N I/Os). Where the two kernels\' '
               'counts differ, part of the difference is the buffer\'s layout, not the design\'s. The bench\'s '
               'own fio runs above use `malloc()`\'d buffers, whose layout is not recorded and may differ from '
               'the attribution\'s (the attribution run\'s meta.txt says how its buffers were made).'
@@ -711,11 +714,11 @@ class Report:
               f'[appendix]({APPENDIX}#{APPENDIX_ANCHOR}).', '']
         for d in [d for d in m.devices if any(k[0] == d for k in pairs)]:
             pts = [p for dd, p in pairs if dd == d]
-            sums = {p: {v: attrib.phase_sums(rules, ev.insns[(d, p)][v]) for v in (a, b)} for p in pts}
+            sums = {p: {v: attrib_evidence.phase_sums(rules, ev.insns[(d, p)][v]) for v in (a, b)} for p in pts}
             L += [f'| {d}: phase | ' + ' | '.join(pts) + ' |', '|---|' + '---|' * len(pts)]
-            for ph in attrib.PHASE_ORDER:
-                L.append(f'| {attrib.PHASE_NAMES[ph]} | ' + ' | '.join(
-                    f'{attrib.fmt(sums[p][a][ph])} / {attrib.fmt(sums[p][b][ph])} '
+            for ph in attrib_counts.PHASE_ORDER:
+                L.append(f'| {attrib_counts.PHASE_NAMES[ph]} | ' + ' | '.join(
+                    f'{attrib_counts.fmt(sums[p][a][ph])} / {attrib_counts.fmt(sums[p][b][ph])} '
                     f'({sfmt(sums[p][b][ph] - sums[p][a][ph])})' for p in pts) + ' |')
             L.append('')
         self.residue_tables(pairs, a, b)
@@ -731,8 +734,8 @@ class Report:
 
     def residue_tables(self, pairs, a, b):
         ev, L = self.ev, self.lines
-        items = attrib.read_residue_classes(attrib.RESIDUE)
-        pts = [(d, p) for d, p in pairs if p in attrib.read_residue_points(attrib.RESIDUE)]
+        items = attrib_evidence.read_residue_classes(attrib_evidence.RESIDUE)
+        pts = [(d, p) for d, p in pairs if p in attrib_evidence.read_residue_points(attrib_evidence.RESIDUE)]
         if not pts:
             return
         L += ['### The 4k difference, every instruction of it', '',
@@ -748,17 +751,17 @@ class Report:
                  + ', other guest images): the items come back, the remainder does not.' if ev.repeat else ''),
               '']
         for d, p in pts:
-            res = attrib.residue(ev.insns[(d, p)][a], ev.insns[(d, p)][b], items)
+            res = attrib_evidence.residue(ev.insns[(d, p)][a], ev.insns[(d, p)][b], items)
             rep = ev.repeat.get((d, p), {})
-            rres = attrib.residue(rep[a], rep[b], items) if a in rep and b in rep else None
+            rres = attrib_evidence.residue(rep[a], rep[b], items) if a in rep and b in rep else None
             rnet = {it[1]: it[4] for it in rres['items']} if rres else {}
             L += [f'{d} {p}: {sfmt(res["total"])} instructions per I/O ({a} '
-                  f'{attrib.fmt(sum(ev.insns[(d, p)][a].values()))}).', '',
+                  f'{attrib_counts.fmt(sum(ev.insns[(d, p)][a].values()))}).', '',
                   '| item | class | functions, ' + f'{a} / {b} per I/O | difference |'
                   + (' repeat |' if rres else '') + ' why |',
                   '|---|---|---|---|' + ('---|' if rres else '') + '---|']
             for cls, label, reason, rows, net in res['items']:
-                fns = ', '.join(f'`{fn}` {attrib.fmt(x)} / {attrib.fmt(y)}' for fn, x, y, _ in rows)
+                fns = ', '.join(f'`{fn}` {attrib_counts.fmt(x)} / {attrib_counts.fmt(y)}' for fn, x, y, _ in rows)
                 L.append(mdtable.row(label, cls, fns, sfmt(net))
                          + (f' {sfmt(rnet[label]) if label in rnet else "-"} |' if rres else '')
                          + f' {mdtable.cell(reason)} |')
@@ -766,7 +769,7 @@ class Report:
             L.append(f'| remainder | N/2N residue | {len(res["remainder"])} other functions; the largest: '
                      f'{big} | {sfmt(res["rest"])} |' + (f' {sfmt(rres["rest"])} |' if rres else '')
                      + ' not a fixed cost per I/O |')
-            L += ['', attrib.residue_summary(res, sum(ev.insns[(d, p)][a].values()), ev.resolution)
+            L += ['', attrib_evidence.residue_summary(res, sum(ev.insns[(d, p)][a].values()), ev.resolution)
                   + (f' In the repeat run: total {sfmt(rres["total"])}, the items {sfmt(rres["classified"])}, '
                      f'remainder {sfmt(rres["rest"])}.' if rres else ''), '']
 
@@ -788,13 +791,13 @@ class Report:
               'misses per I/O is not resolved. The functions that miss most: '
               f'[appendix]({APPENDIX}#{APPENDIX_ANCHOR}).', '',
               '| device | point | ' + ' | '.join(f'{lab} misses, {a} / {b} (difference)'
-                                              for _, lab in attrib.CACHE_MISSES) + ' |',
-              '|---|---|' + '---|' * len(attrib.CACHE_MISSES)]
+                                              for _, lab in attrib_evidence.CACHE_MISSES) + ' |',
+              '|---|---|' + '---|' * len(attrib_evidence.CACHE_MISSES)]
         for d, p in pairs:
             cells = []
-            for f, _ in attrib.CACHE_MISSES:
+            for f, _ in attrib_evidence.CACHE_MISSES:
                 x, y = (sum(v[f] for v in ev.cache[(d, p)][k].values()) for k in (a, b))
-                cells.append(f'{attrib.fmt(x)} / {attrib.fmt(y)} ({sfmt(y - x)})')
+                cells.append(f'{attrib_counts.fmt(x)} / {attrib_counts.fmt(y)} ({sfmt(y - x)})')
             L.append(f'| {d} | {p} | ' + ' | '.join(cells) + ' |')
         waits = [d for d in dict.fromkeys(d for d, _ in pairs) if d in ev.devices]
         if waits:
@@ -812,7 +815,7 @@ class Report:
             return
         a, b = ev.control, ev.other(ev.iommu)
         pairs = ev.pairs(ev.iommu, list(ev.devices))
-        rules = attrib.read_phases(attrib.PHASES)
+        rules = attrib_counts.read_phases(attrib_evidence.PHASES)
         src = ', '.join(f'`{rel}`' for kind, rel in ev.links if kind == 'iommu')
         rsrc = ', '.join(f'`{rel}`' for kind, rel in ev.links if kind == 'iommu-repeat')
         L += ['## Behind an IOMMU: instructions and IOMMU work per I/O (QEMU intel-iommu)', '',
@@ -821,7 +824,7 @@ class Report:
               'allocation, page-table writes and, at unmap, an IOTLB invalidation (waited for in strict '
               'mode, batched by a flush queue and a timer in lazy mode). Counted as above (insncount, per '
               f'I/O by the difference of N and 2N I/Os in one boot, TCG, icount, 1 vCPU), from {src}'
-              + (f', repeated in {rsrc}' if rsrc else '') + f', named in `{attrib.LINKS}`. The devices:', '']
+              + (f', repeated in {rsrc}' if rsrc else '') + f', named in `{attrib_evidence.LINKS}`. The devices:', '']
         L += [f'- {d}: {ev.devices[d]}' for d in ev.devices if any(k[0] == d for k in pairs)]
         L += ['', 'Instructions per I/O: the DMA map/unmap phase and the total without the idle spin (the '
               'CPU waiting for QEMU, which depends on the host), ' + f'{a} / {b} (difference, %)'
@@ -833,11 +836,11 @@ class Report:
         def cells(table, d, p):
             if a not in table.get((d, p), {}) or b not in table.get((d, p), {}):
                 return None
-            (da, ta), (db, tb) = (attrib.dma_and_busy(rules, table[(d, p)][v]) for v in (a, b))
+            (da, ta), (db, tb) = (attrib_evidence.dma_and_busy(rules, table[(d, p)][v]) for v in (a, b))
             return [da, db], [ta, tb]
 
         def one(x, y):
-            return f'{attrib.fmt(x)} / {attrib.fmt(y)} ({sfmt(y - x)}, {pct(100.0 * (y - x) / x) if x else "-"})'
+            return f'{attrib_counts.fmt(x)} / {attrib_counts.fmt(y)} ({sfmt(y - x)}, {pct(100.0 * (y - x) / x) if x else "-"})'
 
         def diff(x, y):
             return f'{sfmt(y - x)} ({pct(100.0 * (y - x) / x) if x else "-"})'
@@ -863,7 +866,7 @@ class Report:
         for d, p in pairs:
             c = ev.calls[('iommu', d, p)]
             L.append(f'| {d} | {p} | ' + ' | '.join(
-                f'{attrib.fmt2(c[a].get(fn, 0.0))} / {attrib.fmt2(c[b].get(fn, 0.0))}' for _, fn in IOMMU_COLUMNS)
+                f'{attrib_counts.fmt2(c[a].get(fn, 0.0))} / {attrib_counts.fmt2(c[b].get(fn, 0.0))}' for _, fn in IOMMU_COLUMNS)
                 + ' |')
         L += ['', 'Each attribution run\'s ATTRIBUTION.md has every point by phase, every call of '
               'IOMMU_CALLS and the functions behind each difference.', '']
@@ -874,7 +877,7 @@ class Report:
         ev, m, L = self.ev, self.m, self.appendix
         if ev is None or not (ev.pairs(ev.insns, m.devices) or ev.pairs(ev.cache, m.devices)):
             return
-        rules = attrib.read_phases(attrib.PHASES)
+        rules = attrib_counts.read_phases(attrib_evidence.PHASES)
         t = mdtable.template('report.md')
         L += [t['appendix-title'], '', mdtable.fill(t, 'appendix-intro', run=m.meta['run_id'][0]), '',
               APPENDIX_HEADING, '']
@@ -885,11 +888,11 @@ class Report:
                   f'{a}, largest first; a function only one kernel has counts 0 in the other).', '']
             for d, p in ev.pairs(ev.insns, m.devices):
                 pa, pb = ev.insns[(d, p)][a], ev.insns[(d, p)][b]
-                diffs = [t for t in attrib.differences(pa, pb) if abs(t[0]) >= 0.5][:12]
+                diffs = [t for t in attrib_counts.differences(pa, pb) if abs(t[0]) >= 0.5][:12]
                 L += [f'{d} {p} (N = {ev.n[("insns", d, p, a)]} and {ev.n[("insns", d, p, b)]}):', '',
                       f'| function | phase | {a} | {b} | difference |', '|---|---|---|---|---|']
-                L += [f'| `{n}` | {attrib.phase_of(rules, n)} | {attrib.fmt(pa.get(n, 0.0))} | '
-                      f'{attrib.fmt(pb.get(n, 0.0))} | {sfmt(x)} |' for x, n in diffs]
+                L += [f'| `{n}` | {attrib_counts.phase_of(rules, n)} | {attrib_counts.fmt(pa.get(n, 0.0))} | '
+                      f'{attrib_counts.fmt(pb.get(n, 0.0))} | {sfmt(x)} |' for x, n in diffs]
                 L.append('')
         if ev.pairs(ev.cache, m.devices):
             a, b = ev.control, ev.other(ev.cache)
@@ -900,7 +903,7 @@ class Report:
                 l1 = lambda t, n: t.get(n, {}).get('l1i_miss', 0.0) + t.get(n, {}).get('l1d_miss', 0.0)  # noqa: E731
                 top = sorted(set(fa) | set(fb), key=lambda n: (-max(l1(fa, n), l1(fb, n)), n))[:8]
                 L += [f'{d} {p}:', '', f'| function | phase | {a} | {b} | difference |', '|---|---|---|---|---|']
-                L += [f'| `{n}` | {attrib.phase_of(rules, n)} | {attrib.fmt(l1(fa, n))} | {attrib.fmt(l1(fb, n))} | '
+                L += [f'| `{n}` | {attrib_counts.phase_of(rules, n)} | {attrib_counts.fmt(l1(fa, n))} | {attrib_counts.fmt(l1(fb, n))} | '
                       f'{sfmt(l1(fb, n) - l1(fa, n))} |' for n in top]
                 L.append('')
         ks = ev.kernels(m.meta)
@@ -922,8 +925,8 @@ class Report:
         os.makedirs(os.path.join(self.run, 'plots'), exist_ok=True)
         sizes = []
         for p in m.points:
-            if model.size_class(p) not in sizes:
-                sizes.append(model.size_class(p))
+            if readers.size_class(p) not in sizes:
+                sizes.append(readers.size_class(p))
         for o in m.others:
             # one panel per size class, side by side; the axis is fitted to
             # the resolved effects (an interval wider than the axis is
@@ -936,7 +939,7 @@ class Report:
             fig, axes = plt.subplots(1, len(sizes), figsize=(2.6 * len(sizes) + 1.5, 0.16 * len(rows) / len(sizes) + 1.2),
                                      sharey=False, squeeze=False)
             for ax, s in zip(axes[0], sizes):
-                sel = [(d, p) for d, p in rows if model.size_class(p) == s]
+                sel = [(d, p) for d, p in rows if readers.size_class(p) == s]
                 for y, (d, p) in enumerate(sel):
                     c = fam.get((d, p))
                     if c is None:
@@ -949,7 +952,7 @@ class Report:
                     if c.pm > lim:
                         ax.annotate(f'±{c.pm:.0f}', (lim, y), fontsize=5, ha='right', va='center')
                 ax.set_yticks(range(len(sel)))
-                ax.set_yticklabels([f'{d} {p.split("-")[0]}-qd{model.split_point(p)[2]}' for d, p in sel],
+                ax.set_yticklabels([f'{d} {p.split("-")[0]}-qd{readers.split_point(p)[2]}' for d, p in sel],
                                    fontsize=5.5)
                 ax.invert_yaxis()
                 ax.set_xlim(-lim, lim)

@@ -24,6 +24,8 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 from bench import decision  # noqa: E402
 from bench import model  # noqa: E402
+from bench import readers  # noqa: E402
+from bench import tracefs  # noqa: E402
 from bench import variants  # noqa: E402
 
 INLINE, SG_CHUNK, RING_CHUNK = 2, 128, 127
@@ -51,11 +53,11 @@ def main():
         sys.exit(__doc__)
     run = model.Run(sys.argv[1])
     point = sys.argv[2]
-    qd = model.split_point(point)[2]
+    qd = readers.split_point(point)[2]
     for v in run.variants:
         name = f'bench/memory-in-flight/{v}/{point}'
         out = run.out('fake', v, 1)
-        x = model.read_inflight(out, point) if out else None
+        x = tracefs.read_inflight(out, point) if out else None
         if x is None:
             print(f'{name}\tfailed\tno traced inflight measurement of {point} in {sys.argv[1]} (fake {v} r1)')
             continue

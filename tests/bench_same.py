@@ -14,7 +14,7 @@ import glob
 import os
 import sys
 
-from bench import model  # noqa: E402
+from bench import readers  # noqa: E402
 
 
 def iops(run):
@@ -24,7 +24,7 @@ def iops(run):
         dev, var, rep, point = parts[-6], parts[-5], parts[-4], os.path.basename(path)[:-5]
         if point == 'microbench' or point.startswith('ceil-'):
             continue
-        row = model.read_fio(path, model.bs_bytes(model.split_point(point)[1]))
+        row = readers.read_fio(path, readers.bs_bytes(readers.split_point(point)[1]))
         out[(dev, var, rep, point)] = (row['iops'], row['ios'])
     return out
 

@@ -63,7 +63,7 @@ Result lines ("name<TAB>passed|failed<TAB>why", tests/run.sh's format):
 Exit status 1 if any failed."""
 import sys
 
-from bench import attrib
+from bench import attrib_fold
 
 
 def read_aux(path):
@@ -103,7 +103,7 @@ def read_exceptions(counts, system_map):
     entries = exception_entries(system_map)
     return [(sum(c for k, c in snap[1].items() if k[0] in entries), snap[2],
              sum(c * k[2] for k, c in snap[1].items() if k[0] < BUSYBOX_TOP))
-            for snap in attrib.read_snapshots(counts) if snap[0] == "mark"]
+            for snap in attrib_fold.read_snapshots(counts) if snap[0] == "mark"]
 
 
 def read_clock(path):

@@ -13,7 +13,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 DATA = os.path.join(HERE, '..', 'data')
 
 from bench import decision  # noqa: E402
-from bench import model  # noqa: E402
+from bench import readers  # noqa: E402
+from bench import tracefs  # noqa: E402
 from tests.host.tracewriter import START, Guest, TraceWriter  # noqa: E402
 
 def trace(w):
@@ -37,7 +38,7 @@ class ReadTraceTest(unittest.TestCase):
         w.add(2_000_002_000, 0, 'scsi_dispatch_cmd_done', driver_tag=-1, data_sglen=1, result=0x70000,
               **dict(START, cmnd=bytes(range(80)), cmd_len=80))
         self.tmp = trace(w)
-        events, lost = model.read_trace(os.path.join(self.tmp, 'p.inflight'))
+        events, lost = tracefs.read_trace(os.path.join(self.tmp, 'p.inflight'))
         self.assertEqual(lost, 0)
         self.assertEqual([(e[0], e[1], e[2]) for e in events],
                          [(1_000, 0, 'kmem_cache_alloc'), (5_000, 1, 'kmem_cache_free'),
@@ -53,7 +54,7 @@ class ReadTraceTest(unittest.TestCase):
         for i in range(3000):
             w.add(1000 + i * 10, 0, 'kmem_cache_free', call_site=i, ptr=i, name='sgring-127')
         self.tmp = trace(w)
-        events, _ = model.read_trace(os.path.join(self.tmp, 'p.inflight'))
+        events, _ = tracefs.read_trace(os.path.join(self.tmp, 'p.inflight'))
         self.assertGreater(os.path.getsize(os.path.join(self.tmp, 'p.inflight', 'per_cpu', 'cpu0', 'trace_pipe_raw')),
                            20 * 4096)
         self.assertEqual([e[3]['call_site'] for e in events], list(range(3000)))
@@ -66,7 +67,7 @@ class ReadTraceTest(unittest.TestCase):
         w.missed_pages.add((0, 1))
         w.stats[0] = {'overrun': 3}
         self.tmp = trace(w)
-        _, lost = model.read_trace(os.path.join(self.tmp, 'p.inflight'))
+        _, lost = tracefs.read_trace(os.path.join(self.tmp, 'p.inflight'))
         self.assertEqual(lost, 4)
 
 
@@ -76,7 +77,7 @@ class InflightTest(unittest.TestCase):
 
     def measure(self, w):
         self.tmp = trace(w)
-        return model.read_inflight(self.tmp, 'p')
+        return tracefs.read_inflight(self.tmp, 'p')
 
     def test_1M_commands_exactly(self):
         # 256 segments on sg_table: 2 x sgpool-128 a command
@@ -101,7 +102,7 @@ class InflightTest(unittest.TestCase):
         x = self.measure(w)
         self.assertEqual(x['per_command_range'], (33024.0, 33024.0))
         self.assertEqual(x['inflight'], 4)
-        events, _ = model.read_trace(os.path.join(self.tmp, 'p.inflight'))
+        events, _ = tracefs.read_trace(os.path.join(self.tmp, 'p.inflight'))
         done = next(i for i, e in enumerate(events) if e[2] == 'scsi_dispatch_cmd_done')
         # just after the first done event: 4 commands' objects, 3 in flight,
         # 44032 B over each: not a steady moment
@@ -168,7 +169,7 @@ class RealTraceTest(unittest.TestCase):
         with gzip.open(os.path.join(src, 'trace_pipe_raw.gz')) as f, \
                 open(os.path.join(cpu, 'trace_pipe_raw'), 'wb') as g:
             g.write(f.read())
-        return model.read_inflight(self.tmp, 'p')
+        return tracefs.read_inflight(self.tmp, 'p')
 
     def computed(self, variant, segs, sizes):
         if variant == 'sg_ring':
@@ -210,8 +211,8 @@ class OldSlabGrowthTest(unittest.TestCase):
 
     def test_the_old_figure_fails_the_exact_rule(self):
         out = os.path.join(DATA, 'inflight-slab')
-        base = model.read_slabinfo(os.path.join(out, 'read-1M-qd32.inflight.slab0'))
-        peak = model.read_slabinfo(os.path.join(out, 'read-1M-qd32.inflight.slabinfo'))
+        base = readers.read_slabinfo(os.path.join(out, 'read-1M-qd32.inflight.slab0'))
+        peak = readers.read_slabinfo(os.path.join(out, 'read-1M-qd32.inflight.slabinfo'))
         with open(os.path.join(out, 'read-1M-qd32.inflight.inflight')) as f:
             n = int(f.read())
         grown = sum((x['active'] - base[k]['active']) * x['objsize'] for k, x in peak.items())
@@ -221,8 +222,8 @@ class OldSlabGrowthTest(unittest.TestCase):
         computed = decision.memory_rows(sizes, pools, [256])[0][0][2]
         self.assertEqual((n, grown / n, computed), (32, 6144.0, 8192))
         # the model no longer reads them as a measurement
-        self.assertIsNone(model.read_inflight(out, 'read-1M-qd32'))
-        self.assertTrue(model.inflight_slab_only(out, 'read-1M-qd32'))
+        self.assertIsNone(tracefs.read_inflight(out, 'read-1M-qd32'))
+        self.assertTrue(tracefs.inflight_slab_only(out, 'read-1M-qd32'))
 
 
 if __name__ == '__main__':

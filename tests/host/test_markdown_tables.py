@@ -14,7 +14,8 @@ import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
-from bench import attrib  # noqa: E402
+from bench import attrib_evidence  # noqa: E402
+from bench import attrib_fold  # noqa: E402
 from bench import decision  # noqa: E402
 from bench import mdtable  # noqa: E402
 from bench import report  # noqa: E402
@@ -113,14 +114,14 @@ class RenderedRun(tar.Fixture):
         src = os.path.join(self.tmp, 'attr', name)
         for dev in ('iommu-strict', 'iommu-lazy'):
             for var, c in counts.items():
-                attrib.fold(os.path.join(self.IOMMU_DATA, c), os.path.join(self.IOMMU_DATA, 'System.map'),
+                attrib_fold.fold(os.path.join(self.IOMMU_DATA, c), os.path.join(self.IOMMU_DATA, 'System.map'),
                             os.path.join(self.IOMMU_DATA, 'kallsyms'), os.path.join(self.IOMMU_DATA, 'points'),
                             os.path.join(src, 'raw', dev, var))
         with open(os.path.join(src, 'meta.txt'), 'w') as f:
             f.write(self.DEVICES)
 
     def run_dir(self):
-        with open(attrib.RESIDUE, 'a') as f:
+        with open(attrib_evidence.RESIDUE, 'a') as f:
             f.write('incidental\tpipe | in the label\tsd_init_command\tremovable by a | in the reason\n')
         self.iommu_run('iommu', {'sg_table': 'counts-sg_table.txt', 'sg_ring': 'counts-sg_ring.txt'})
         self.iommu_run('iommu2', {'sg_table': 'counts-sg_table.txt', 'sg_ring': 'counts-sg_ring.txt'})
@@ -133,7 +134,7 @@ class RenderedRun(tar.Fixture):
             ios[(d, 'sg_table', pts[2])] = [(473, 2461)] * 3
             ios[(d, 'sg_ring', pts[2])] = [(475, 2462), (475, 2461), (475, 2461)]
         run = make_run(self.tmp, 'run', ios, pts, ('real', 'fake'), extra_meta=tar.KERNELS)
-        with open(os.path.join(run, attrib.LINKS), 'w') as f:
+        with open(os.path.join(run, attrib_evidence.LINKS), 'w') as f:
             f.write(tar.LINKS + 'iommu ../attr/iommu\niommu-repeat ../attr/iommu2\n')
         shutil.copytree(os.path.join(tar.DATA, 'decision-run', 'raw', 'decision'),
                         os.path.join(run, 'raw', 'decision'))

@@ -7,6 +7,7 @@ DATA = os.path.join(HERE, '..', 'data')
 
 from bench import fiojson  # noqa: E402
 from bench import ktap  # noqa: E402
+from bench import readers  # noqa: E402
 
 
 def read(name):
@@ -111,19 +112,19 @@ class ReportTest(unittest.TestCase):
         # 8 reads of 8192 sectors each: 4 MiB requests, whole
         self.write('p.blockstat0', '100 800 0 0\n')
         self.write('p.blockstat', '108 66336 0 0\n')
-        self.assertEqual(self.report.request_kib(self.dir, 'p'), 4096.0)
+        self.assertEqual(readers.request_kib(self.dir, 'p'), 4096.0)
 
     def test_split_requests_show_as_smaller(self):
         # the same bytes in 16 requests: split in two on the way down
         self.write('p.blockstat0', '0 0 10 80\n')
         self.write('p.blockstat', '0 0 26 65616\n')
-        self.assertEqual(self.report.request_kib(self.dir, 'p'), 2048.0)
+        self.assertEqual(readers.request_kib(self.dir, 'p'), 2048.0)
 
     def test_no_request_or_missing_file_gives_none(self):
         self.write('p.blockstat0', '5 40 0 0\n')
         self.write('p.blockstat', '5 40 0 0\n')
-        self.assertIsNone(self.report.request_kib(self.dir, 'p'))
-        self.assertIsNone(self.report.request_kib(self.dir, 'absent'))
+        self.assertIsNone(readers.request_kib(self.dir, 'p'))
+        self.assertIsNone(readers.request_kib(self.dir, 'absent'))
 
     def test_latency_histogram_of_a_real_json_plus_run(self):
         kind, bins = self.report.lat_bins(os.path.join(DATA, 'fio-jsonplus-randread-1M.json'))

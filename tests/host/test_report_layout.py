@@ -15,7 +15,7 @@ import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
-from bench import attrib  # noqa: E402
+from bench import attrib_evidence  # noqa: E402
 from bench import decision  # noqa: E402
 from bench import mdtable  # noqa: E402
 from bench import report  # noqa: E402
@@ -139,7 +139,7 @@ class LayoutTest(tmt.RenderedRun):
                 self.assertIn(x[1:], anchors(rep if x in LINK.findall(rep) else app), x)
         # a rendering without attribution runs has no appendix, and removes
         # an earlier one
-        os.remove(os.path.join(run, attrib.LINKS))
+        os.remove(os.path.join(run, attrib_evidence.LINKS))
         report.Report(run).write(plots=False)
         self.assertFalse(os.path.exists(os.path.join(run, report.APPENDIX)))
         self.assertNotIn(report.APPENDIX, self.read(run, 'REPORT.md'))
