@@ -197,3 +197,50 @@ def read_steps(path):
              kp.TestStatus.SKIPPED: 'skip'}
     steps = {t.name: names.get(t.status, 'crashed') for t in test.subtests if t.name}
     return steps, sum(1 for t in test.subtests if not t.name), test.counts.errors
+
+
+# ------------------------------------------------------------ the report's other readers
+
+def perf_bench_memcpy(path):
+    """'perf bench mem memcpy -f all' output: {function: MiB/s} (perf prints
+    binary GB, i.e. GiB/s)."""
+    out, fn = {}, None
+    with open(path) as f:
+        for line in f:
+            m = re.match(r"# function '([^']+)'", line)
+            if m:
+                fn = m.group(1)
+                continue
+            m = re.match(r'\s*([0-9.]+) ([KMG])B/sec', line)
+            if m and fn:
+                out[fn] = float(m.group(1)) * {'K': 1 / 1024.0, 'M': 1.0, 'G': 1024.0}[m.group(2)]
+                fn = None
+    return out
+
+
+def kernel_memcpy(outdir):
+    """The perf bench name of the memcpy() the guest kernel patches in, from
+    the CPU flags the boot saved; None if unknown."""
+    try:
+        with open(os.path.join(outdir, 'ceil-cpuflags.txt')) as f:
+            flags = f.read().split()
+    except FileNotFoundError:
+        return None
+    if 'erms' in flags:
+        return 'x86-64-movsb'
+    return 'x86-64-movsq' if 'rep_good' in flags else 'x86-64-unrolled'
+
+
+def lat_bins(path):
+    """fio json+ latency histogram of the main direction: sorted
+    [(ns, count)], of the total latency (lat) where fio ran with
+    --lat_percentiles=1, else of the completion latency (clat)."""
+    job = fiojson.load(path)['jobs'][0]
+    d = job['read'] if job['read']['total_ios'] >= job['write']['total_ios'] else job['write']
+    kind = 'lat' if d.get('lat_ns', {}).get('bins') else 'clat'
+    return kind, sorted((int(k), v) for k, v in d.get(kind + '_ns', {}).get('bins', {}).items())
+
+
+def ceil_bw(path, point):
+    """MiB/s of a ceiling point from completed I/Os."""
+    return read_fio(path, bs_bytes(split_point(point)[1]))['bw_mib']

@@ -20,6 +20,7 @@ from bench import attrib_evidence  # noqa: E402
 from bench import attrib_fold  # noqa: E402
 from bench import decision  # noqa: E402
 from bench import report  # noqa: E402
+from bench import report_lib  # noqa: E402
 from tests.host.test_model import make_run  # noqa: E402
 
 LINKS = ('# fixture\ninsns ../attr/insns\nrepeat ../attr/cache\ncache ../attr/cache\n'
@@ -284,7 +285,7 @@ class RenderTest(Fixture):
         # the long tables are in REPORT-appendix.md, linked from REPORT.md
         self.assertNotIn('## Appendix', text)
         self.assertIn('[appendix](REPORT-appendix.md#the-functions-behind-the-instruction-differences)', text)
-        text = self.read(run, report.APPENDIX)
+        text = self.read(run, report_lib.APPENDIX)
         self.assertIn('## The functions behind the instruction differences', text)
         self.assertIn('| `blk_rq_map_sg_ring` | map | 0.0 | 142 | +142 |', text)
         self.assertIn('| `blk_rq_map_sg_ring` | map | 0.0 | 8.0 | +8.0 |', text)

@@ -19,6 +19,7 @@ from bench import attrib_fold  # noqa: E402
 from bench import decision  # noqa: E402
 from bench import mdtable  # noqa: E402
 from bench import report  # noqa: E402
+from bench import report_lib  # noqa: E402
 from tests.host import test_attrib_report as tar  # noqa: E402  (a module, so its tests are not collected twice)
 from tests.host.test_model import make_run  # noqa: E402
 
@@ -148,7 +149,7 @@ class RenderedTablesTest(RenderedRun):
         run = self.run_dir()
         report.Report(run).write(plots=False)
         decision.Decision(run).write()
-        for name, least in (('REPORT.md', 8), ('DECISION.md', 2), (report.APPENDIX, 2), (decision.APPENDIX, 8)):
+        for name, least in (('REPORT.md', 8), ('DECISION.md', 2), (report_lib.APPENDIX, 2), (decision.APPENDIX, 8)):
             text = self.read(run, name)
             found = tables(text)
             self.assertGreaterEqual(len(found), least, name)

@@ -96,8 +96,6 @@ class ReportTest(unittest.TestCase):
 
     def setUp(self):
         import tempfile
-        from bench import report
-        self.report = report
         self.dir = tempfile.mkdtemp()
 
     def tearDown(self):
@@ -127,7 +125,7 @@ class ReportTest(unittest.TestCase):
         self.assertIsNone(readers.request_kib(self.dir, 'absent'))
 
     def test_latency_histogram_of_a_real_json_plus_run(self):
-        kind, bins = self.report.lat_bins(os.path.join(DATA, 'fio-jsonplus-randread-1M.json'))
+        kind, bins = readers.lat_bins(os.path.join(DATA, 'fio-jsonplus-randread-1M.json'))
         self.assertEqual(kind, 'clat')  # this run had no --lat_percentiles
         self.assertGreaterEqual(len(bins), 2)
         self.assertEqual(bins, sorted(bins))
@@ -135,6 +133,6 @@ class ReportTest(unittest.TestCase):
         self.assertEqual(sum(c for _, c in bins), job['total_ios'])
 
     def test_perf_bench_memcpy_gives_mib_per_second_per_function(self):
-        got = self.report.perf_bench_memcpy(os.path.join(DATA, 'perf-bench-memcpy.txt'))
+        got = readers.perf_bench_memcpy(os.path.join(DATA, 'perf-bench-memcpy.txt'))
         self.assertEqual(sorted(got), ['default', 'x86-64-movsb', 'x86-64-movsq', 'x86-64-unrolled'])
         self.assertAlmostEqual(got['default'], 39.778513 * 1024)

@@ -19,6 +19,7 @@ from bench import attrib_evidence  # noqa: E402
 from bench import decision  # noqa: E402
 from bench import mdtable  # noqa: E402
 from bench import report  # noqa: E402
+from bench import report_lib  # noqa: E402
 from tests.host import test_markdown_tables as tmt  # noqa: E402  (a module, so its tests are not collected twice)
 from tests.host.test_model import make_run  # noqa: E402
 
@@ -124,12 +125,12 @@ class LayoutTest(tmt.RenderedRun):
 
     def test_report_keeps_its_long_tables_in_an_appendix_file(self):
         run = self.rendered()
-        rep, app = self.read(run, 'REPORT.md'), self.read(run, report.APPENDIX)
+        rep, app = self.read(run, 'REPORT.md'), self.read(run, report_lib.APPENDIX)
         self.assertNotIn('Appendix', rep)
-        self.assertIn(report.APPENDIX_HEADING, app.splitlines())
+        self.assertIn(report_lib.APPENDIX_HEADING, app.splitlines())
         self.assertIn('[REPORT.md](REPORT.md)', app)
-        links = [x for x in LINK.findall(rep) if x.startswith(report.APPENDIX)]
-        self.assertIn(report.APPENDIX, links)
+        links = [x for x in LINK.findall(rep) if x.startswith(report_lib.APPENDIX)]
+        self.assertIn(report_lib.APPENDIX, links)
         for x in links:
             anchor = x.partition('#')[2]
             if anchor:
@@ -141,8 +142,8 @@ class LayoutTest(tmt.RenderedRun):
         # an earlier one
         os.remove(os.path.join(run, attrib_evidence.LINKS))
         report.Report(run).write(plots=False)
-        self.assertFalse(os.path.exists(os.path.join(run, report.APPENDIX)))
-        self.assertNotIn(report.APPENDIX, self.read(run, 'REPORT.md'))
+        self.assertFalse(os.path.exists(os.path.join(run, report_lib.APPENDIX)))
+        self.assertNotIn(report_lib.APPENDIX, self.read(run, 'REPORT.md'))
 
     def test_the_first_screen_names_the_device_classes(self):
         run = self.rendered()
@@ -210,7 +211,7 @@ class OneDeviceTest(unittest.TestCase):
             self.assertIn('`real` is scsi_debug, and it maps no DMA', text)
             self.assertIn('No device of this run maps DMA', text)
             self.assertNotIn('iommu', text.split('## Summary')[0].split('## Answer')[0])
-        self.assertFalse(os.path.exists(os.path.join(run, report.APPENDIX)))
+        self.assertFalse(os.path.exists(os.path.join(run, report_lib.APPENDIX)))
         self.assertLess(os.path.getsize(os.path.join(run, 'DECISION.md')), 8192)
 
 
