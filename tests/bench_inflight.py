@@ -22,7 +22,7 @@ import os
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-from bench import decision  # noqa: E402
+from bench import decision_memory  # noqa: E402
 from bench import model  # noqa: E402
 from bench import readers  # noqa: E402
 from bench import tracefs  # noqa: E402
@@ -38,11 +38,11 @@ def expected(variant, segs, sizes):
     if policy == 'none':
         return 0
     if policy == 'ring':
-        prefix, chunks, ents = 'sgring', decision.chunks_sg_ring(segs, INLINE, RING_CHUNK), (7, 15, 31, 63, 127)
+        prefix, chunks, ents = 'sgring', decision_memory.chunks_sg_ring(segs, INLINE, RING_CHUNK), (7, 15, 31, 63, 127)
     else:
-        prefix, chunks, ents = 'sgpool', decision.chunks_sg_table(segs, INLINE, SG_CHUNK), (8, 16, 32, 64, 128)
+        prefix, chunks, ents = 'sgpool', decision_memory.chunks_sg_table(segs, INLINE, SG_CHUNK), (8, 16, 32, 64, 128)
     pools = {k: sizes.get(f'{prefix}-{k}') for k in ents}
-    need = [decision.pool_for(k, pools) for k in chunks]
+    need = [decision_memory.pool_for(k, pools) for k in chunks]
     if any(pools[k] is None for k in need):
         return None
     return sum(pools[k] for k in need)

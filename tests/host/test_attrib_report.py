@@ -19,6 +19,9 @@ from bench import attrib_counts  # noqa: E402
 from bench import attrib_evidence  # noqa: E402
 from bench import attrib_fold  # noqa: E402
 from bench import decision  # noqa: E402
+from bench import decision_lib  # noqa: E402
+from bench import decision_memory  # noqa: E402
+from bench import decision_rules  # noqa: E402
 from bench import report  # noqa: E402
 from bench import report_lib  # noqa: E402
 from tests.host.test_model import make_run  # noqa: E402
@@ -226,8 +229,8 @@ class RingArraysTest(unittest.TestCase):
                  ('iommu', 'iommu-strict', 'randread-1M-qd1'): c(8.0, 16.0)}
         ev = types.SimpleNamespace(calls=calls)
         pairs = [(k[1], k[2]) for k in calls]
-        self.assertEqual(decision.ring_arrays(ev, pairs), 2.0)
-        self.assertIsNone(decision.ring_arrays(types.SimpleNamespace(calls={}), pairs))
+        self.assertEqual(decision_memory.ring_arrays(ev, pairs), 2.0)
+        self.assertIsNone(decision_memory.ring_arrays(types.SimpleNamespace(calls={}), pairs))
 
 
 class ContiguousTest(Fixture):
@@ -320,10 +323,10 @@ class RenderTest(Fixture):
     def render(self, run):
         """DECISION.md and its appendix (the rows in full, the tables), one text."""
         decision.Decision(run).write()
-        return self.read(run, 'DECISION.md') + self.read(run, decision.APPENDIX)
+        return self.read(run, 'DECISION.md') + self.read(run, decision_rules.APPENDIX)
 
     def test_decision_is_the_same_first_or_last_and_in_any_folder(self):
-        roles, decision.ROLES = decision.ROLES, decision.ROLES[:1]
+        roles, decision_rules.ROLES = decision_rules.ROLES, decision_rules.ROLES[:1]
         try:
             a = self.decision_run('one')
             first = self.render(a)
@@ -331,7 +334,7 @@ class RenderTest(Fixture):
             self.assertEqual(first, self.render(a))
             self.assertEqual(first, self.render(self.decision_run('another-name')))
         finally:
-            decision.ROLES = roles
+            decision_rules.ROLES = roles
         self.assertIn('| Instructions per I/O, exact (insncount TCG plugin, icount; randread qd1) | sg_table at '
                       '4k, 64k | sg_ring - sg_table per I/O at 2 (device, point) pairs: fake +11.68 %',
                       first)
@@ -349,10 +352,10 @@ class RenderTest(Fixture):
 
     def test_counted_at_says_every_point_only_when_all_are_counted(self):
         pts = ['randread-4k-qd1', 'randread-4k-qd32']
-        self.assertEqual(decision.counted_at(pts, pts), 'at every point of the run (2)')
-        self.assertEqual(decision.counted_at(pts, pts + ['read-4k-qd1']), 'at every point of the run (2)')
-        self.assertEqual(decision.counted_at(pts, pts[:1]), 'only at randread-4k-qd1')
-        self.assertEqual(decision.counted_at(pts, []), 'at no point')
+        self.assertEqual(decision_lib.counted_at(pts, pts), 'at every point of the run (2)')
+        self.assertEqual(decision_lib.counted_at(pts, pts + ['read-4k-qd1']), 'at every point of the run (2)')
+        self.assertEqual(decision_lib.counted_at(pts, pts[:1]), 'only at randread-4k-qd1')
+        self.assertEqual(decision_lib.counted_at(pts, []), 'at no point')
 
     def test_same_layout_counts_pairs_whose_bvecs_agree_in_both_runs_and_kernels(self):
         class Ev:
@@ -360,32 +363,32 @@ class RenderTest(Fixture):
                      ('insns', 'fake', 'b'): {'sg_table': (1.0, 1.0), 'sg_ring': (2.0, 3.0)},
                      ('insns', 'fake', 'c'): {'sg_table': (5.0, 5.0), 'sg_ring': (4.0, 4.0)}}
         pairs = [('fake', 'a'), ('fake', 'b'), ('fake', 'c'), ('real', 'a')]
-        self.assertEqual(decision.same_layout(Ev, pairs), '; the same buffer layout (bvecs per I/O) in both '
+        self.assertEqual(decision_lib.same_layout(Ev, pairs), '; the same buffer layout (bvecs per I/O) in both '
                          'runs and on both kernels at 1 of the 4 (device, point) pairs')
         Ev.bvecs = {}
-        self.assertEqual(decision.same_layout(Ev, pairs), '')
+        self.assertEqual(decision_lib.same_layout(Ev, pairs), '')
 
     def test_decision_names_the_point_of_a_cache_figure_when_a_size_has_two(self):
         # the same cache fold at randread-4k-qd32 too: "fake 4k" would name two points
         for var in ('sg_table', 'sg_ring'):
             d = os.path.join(self.tmp, 'attr', 'cache', 'raw', 'fake', var)
             shutil.copy(os.path.join(d, 'randread-4k-qd1.cache.tsv'), os.path.join(d, 'randread-4k-qd32.cache.tsv'))
-        roles, decision.ROLES = decision.ROLES, decision.ROLES[:1]
+        roles, decision_rules.ROLES = decision_rules.ROLES, decision_rules.ROLES[:1]
         try:
             text = self.render(self.decision_run('two-cache-points'))
         finally:
-            decision.ROLES = roles
+            decision_rules.ROLES = roles
         self.assertIn('L1I/L1D/L2 misses per I/O: fake randread-4k-qd1 +2.0/+1.0/-1.0, '
                       'fake randread-4k-qd32 +2.0/+1.0/-1.0', text)
 
     def test_decision_without_attribution_keeps_the_old_caveat(self):
-        roles, decision.ROLES = decision.ROLES, decision.ROLES[:1]
+        roles, decision_rules.ROLES = decision_rules.ROLES, decision_rules.ROLES[:1]
         try:
             run = self.decision_run('plain')
             os.remove(os.path.join(run, attrib_evidence.LINKS))
             text = self.render(run)
         finally:
-            decision.ROLES = roles
+            decision_rules.ROLES = roles
         self.assertIn('no caches are modelled', text)
         self.assertNotIn('Instructions per I/O, exact', text)
 
@@ -428,14 +431,14 @@ class IommuClassTest(Fixture):
         self.assertEqual(ev.n[('iommu-repeat', 'iommu-strict', 'randread-64k-qd1', 'sg_ring')], 10)
 
     def test_report_and_decision_carry_the_iommu_class(self):
-        roles, decision.ROLES = decision.ROLES, decision.ROLES[:1]
+        roles, decision_rules.ROLES = decision_rules.ROLES, decision_rules.ROLES[:1]
         try:
             run = self.iommu_bench_run('run')
             report.Report(run).write(plots=False)
             text = self.read(run, 'REPORT.md')
             dec = self.render(run)
         finally:
-            decision.ROLES = roles
+            decision_rules.ROLES = roles
         self.assertIn('## Behind an IOMMU: instructions and IOMMU work per I/O (QEMU intel-iommu)', text)
         self.assertIn('- iommu-strict: megasas behind intel-iommu, iommu.strict=1', text)
         # DMA phase 160.5 against 185.5 (+25.0, 15.58 %); the repeat run has

@@ -12,7 +12,8 @@ import unittest
 HERE = os.path.dirname(os.path.abspath(__file__))
 DATA = os.path.join(HERE, '..', 'data')
 
-from bench import decision  # noqa: E402
+from bench import decision_memory  # noqa: E402
+from bench import decision_parse  # noqa: E402
 from bench import readers  # noqa: E402
 from bench import tracefs  # noqa: E402
 from tests.host.tracewriter import START, Guest, TraceWriter  # noqa: E402
@@ -173,10 +174,10 @@ class RealTraceTest(unittest.TestCase):
 
     def computed(self, variant, segs, sizes):
         if variant == 'sg_ring':
-            prefix, ch, ents = 'sgring', decision.chunks_sg_ring(segs, 2, 127), (7, 15, 31, 63, 127)
+            prefix, ch, ents = 'sgring', decision_memory.chunks_sg_ring(segs, 2, 127), (7, 15, 31, 63, 127)
         else:
-            prefix, ch, ents = 'sgpool', decision.chunks_sg_table(segs, 2, 128), (8, 16, 32, 64, 128)
-        return sum(sizes[f'{prefix}-{decision.pool_for(k, dict.fromkeys(ents))}'] for k in ch)
+            prefix, ch, ents = 'sgpool', decision_memory.chunks_sg_table(segs, 2, 128), (8, 16, 32, 64, 128)
+        return sum(sizes[f'{prefix}-{decision_memory.pool_for(k, dict.fromkeys(ents))}'] for k in ch)
 
     def test_sg_table_1M_at_queue_depth_32(self):
         x = self.measure('sg_table-read-1M-qd32')
@@ -217,9 +218,9 @@ class OldSlabGrowthTest(unittest.TestCase):
             n = int(f.read())
         grown = sum((x['active'] - base[k]['active']) * x['objsize'] for k, x in peak.items())
         with open(os.path.join(DATA, 'decision-run', 'raw', 'decision', 'sizes-sg_table.txt')) as f:
-            sizes = decision.parse_sizes(f.read())
-        pools = decision.pool_sizes(peak, 'sgpool')
-        computed = decision.memory_rows(sizes, pools, [256])[0][0][2]
+            sizes = decision_parse.parse_sizes(f.read())
+        pools = decision_memory.pool_sizes(peak, 'sgpool')
+        computed = decision_memory.memory_rows(sizes, pools, [256])[0][0][2]
         self.assertEqual((n, grown / n, computed), (32, 6144.0, 8192))
         # the model no longer reads them as a measurement
         self.assertIsNone(tracefs.read_inflight(out, 'read-1M-qd32'))

@@ -17,6 +17,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 from bench import attrib_evidence  # noqa: E402
 from bench import attrib_fold  # noqa: E402
 from bench import decision  # noqa: E402
+from bench import decision_rules  # noqa: E402
 from bench import mdtable  # noqa: E402
 from bench import report  # noqa: E402
 from bench import report_lib  # noqa: E402
@@ -105,10 +106,10 @@ class RenderedRun(tar.Fixture):
 
     def setUp(self):
         super().setUp()
-        self.roles, decision.ROLES = decision.ROLES, decision.ROLES[:1]
+        self.roles, decision_rules.ROLES = decision_rules.ROLES, decision_rules.ROLES[:1]
 
     def tearDown(self):
-        decision.ROLES = self.roles
+        decision_rules.ROLES = self.roles
         super().tearDown()
 
     def iommu_run(self, name, counts):
@@ -149,13 +150,13 @@ class RenderedTablesTest(RenderedRun):
         run = self.run_dir()
         report.Report(run).write(plots=False)
         decision.Decision(run).write()
-        for name, least in (('REPORT.md', 8), ('DECISION.md', 2), (report_lib.APPENDIX, 2), (decision.APPENDIX, 8)):
+        for name, least in (('REPORT.md', 8), ('DECISION.md', 2), (report_lib.APPENDIX, 2), (decision_rules.APPENDIX, 8)):
             text = self.read(run, name)
             found = tables(text)
             self.assertGreaterEqual(len(found), least, name)
             self.assertEqual(bad_rows(text), [], name)
         rep, dec = self.read(run, 'REPORT.md'), self.read(run, 'DECISION.md')
-        app = self.read(run, decision.APPENDIX)
+        app = self.read(run, decision_rules.APPENDIX)
         # what the fixture is there for: a one-observation cell, the pipes
         # of the residue item, the IOMMU row of two devices with its link
         self.assertIn('| randread-4M-qd32 | -0.41 %, one observation (floor 0.25 %) | -0.41 %, one observation', rep)

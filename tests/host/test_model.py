@@ -13,6 +13,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 DATA = os.path.join(HERE, '..', 'data')
 
 from bench import decision  # noqa: E402
+from bench import decision_rules  # noqa: E402
 from bench import model  # noqa: E402
 from bench import readers  # noqa: E402
 from bench import stats  # noqa: E402
@@ -364,11 +365,11 @@ class DecisionFromRawTest(unittest.TestCase):
 
     def setUp(self):
         self.tmp = tempfile.mkdtemp()
-        self.roles = decision.ROLES
-        decision.ROLES = decision.ROLES[:1]
+        self.roles = decision_rules.ROLES
+        decision_rules.ROLES = decision_rules.ROLES[:1]
 
     def tearDown(self):
-        decision.ROLES = self.roles
+        decision_rules.ROLES = self.roles
         shutil.rmtree(self.tmp)
 
     def run_dir(self, name):
@@ -381,7 +382,7 @@ class DecisionFromRawTest(unittest.TestCase):
     def render(self, run):
         """DECISION.md and its appendix (the rows in full, the tables), one text."""
         decision.Decision(run).write()
-        with open(os.path.join(run, 'DECISION.md')) as f, open(os.path.join(run, decision.APPENDIX)) as g:
+        with open(os.path.join(run, 'DECISION.md')) as f, open(os.path.join(run, decision_rules.APPENDIX)) as g:
             return f.read() + g.read()
 
     def test_first_or_last_and_any_folder_name(self):

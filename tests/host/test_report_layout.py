@@ -17,6 +17,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 
 from bench import attrib_evidence  # noqa: E402
 from bench import decision  # noqa: E402
+from bench import decision_rules  # noqa: E402
 from bench import mdtable  # noqa: E402
 from bench import report  # noqa: E402
 from bench import report_lib  # noqa: E402
@@ -86,9 +87,9 @@ class LayoutTest(tmt.RenderedRun):
 
     def test_decision_is_short_and_every_row_links_its_appendix(self):
         run = self.rendered()
-        self.assertTrue(os.path.exists(os.path.join(run, decision.APPENDIX)))
+        self.assertTrue(os.path.exists(os.path.join(run, decision_rules.APPENDIX)))
         self.assertLess(os.path.getsize(os.path.join(run, 'DECISION.md')), 8192)
-        dec, app = self.read(run, 'DECISION.md'), self.read(run, decision.APPENDIX)
+        dec, app = self.read(run, 'DECISION.md'), self.read(run, decision_rules.APPENDIX)
         head, rows = self.summary(dec)
         self.assertEqual(head, ['criterion', 'ahead', 'verdict', 'detail'])
         # one row per criterion, and what the rig cannot show
@@ -96,7 +97,7 @@ class LayoutTest(tmt.RenderedRun):
         self.assertGreaterEqual(len(rows), 10)
         have = anchors(app)
         for _, c in rows:
-            self.assertLessEqual(len(c[2].replace('\\|', '|')), decision.SHORT, c[0])
+            self.assertLessEqual(len(c[2].replace('\\|', '|')), decision_rules.SHORT, c[0])
             m = re.fullmatch(r'\[in full\]\(DECISION-appendix\.md#([^)]+)\)', c[3])
             self.assertTrue(m, c)
             self.assertIn(m.group(1), have, c[0])
@@ -106,7 +107,7 @@ class LayoutTest(tmt.RenderedRun):
 
     def test_every_row_is_in_full_in_the_appendix_and_its_detail_resolves(self):
         run = self.rendered()
-        app, rep = self.read(run, decision.APPENDIX), self.read(run, 'REPORT.md')
+        app, rep = self.read(run, decision_rules.APPENDIX), self.read(run, 'REPORT.md')
         rows = section(app, '## The summary rows in full')
         self.assertEqual(len([ln for ln in rows if ln.startswith('### ')]), len(self.dec.summary))
         for criterion, ahead, full, link, short, key in self.dec.summary:
@@ -189,10 +190,10 @@ class OneDeviceTest(unittest.TestCase):
 
     def setUp(self):
         self.tmp = tempfile.mkdtemp(prefix='report-layout-test-')
-        self.roles, decision.ROLES = decision.ROLES, decision.ROLES[:1]
+        self.roles, decision_rules.ROLES = decision_rules.ROLES, decision_rules.ROLES[:1]
 
     def tearDown(self):
-        decision.ROLES = self.roles
+        decision_rules.ROLES = self.roles
         shutil.rmtree(self.tmp)
 
     def test_one_device_without_dma(self):
