@@ -5,6 +5,7 @@ import os
 import sys
 
 from bench import decision_rules
+from bench import mdtable
 from bench.decision_lib import pct, split_functions
 from bench.decision_parse import (api_calls, churn, churn_class, ctags_json, ctags_xformat,
     parse_cocci, parse_ctags, parse_defines, parse_grep, parse_groups, parse_numstat, parse_sizes,
@@ -155,15 +156,7 @@ class DecisionCode:
         kinds = ['function', 'macro', 'struct field']
         ring_all = [(k, n) for k, n in ring_own] + [(k, n) for _, k, n in added]
         L = ['## API surface', '',
-             'Names each API exposes, from Universal Ctags over the headers (functions and prototypes, '
-             'macros, struct fields; include guards dropped). sg_table: `include/linux/scatterlist.h` of '
-             'the base (the whole 6.1 scatterlist API: entries, chaining, sg_table, sg_append_table, '
-             'page and mapping iterators). sg_ring: `include/linux/sg_ring.h` plus what the series adds '
-             'to dma-mapping.h, blk-mq.h, blk-integrity.h, scsi_cmnd.h and scsi_eh.h. sg_ring is built '
-             'on struct scatterlist entries, so its users still use the entry accessors of '
-             'scatterlist.h (sg_set_page, sg_page, sg_dma_address...), and the sg_table API stays for '
-             f'everyone else. Raw: [{raw["base"]}](raw/decision/{raw["base"]}), '
-             f'[{raw[RING]}](raw/decision/{raw[RING]}).', '',
+             mdtable.prose('decision.md', 'surface-intro', base=raw['base'], ring=raw[RING]), '',
              '| | functions | macros | struct fields | total |', '|---|---|---|---|---|']
         for label, items in (('sg_table: scatterlist.h', sgt), ('sg_ring: sg_ring.h', ring_own),
                              ('sg_ring: added to other headers', [(k, n) for _, k, n in added]),
@@ -213,13 +206,7 @@ class DecisionCode:
         flagged = [g for g in groups if any(done.get(p, [0, 0, 0, False])[3] for p in g)]
         touched = [g for g in groups if any(p in done for p in g)]
         hand_cocci = parse_cocci(self.f('cocci-hand-base.diff'))
-        L += ['By the semantic patch (`variants/sg_ring/cocci/scsi_host_use_sg_ring.cocci`, '
-              'coccinelle, one `spatch -D patch` per driver over the sg_ring tree; raw: '
-              f'[cocci-{RING}.diff](raw/decision/cocci-{RING}.diff), the driver groups '
-              '[cocci-groups.txt](raw/decision/cocci-groups.txt)). It converts a driver only when '
-              'every use in it is mechanical (scsi_dma_map/unmap, scsi_sg_count, a '
-              'scsi_for_each_sg block), and flags its template `use_sg_ring`; a driver with any '
-              'other use is left whole to the transition:', '',
+        L += [mdtable.prose('decision.md', 'conversion-measured', ring=RING), '',
               '| | drivers | files | lines added | lines removed | accessor sites |',
               '|---|---|---|---|---|---|',
               f'| the rest of the tree (outside the SCSI core and the drivers above) | {len(groups)} | '
@@ -293,18 +280,8 @@ class DecisionCode:
         over_inline = sorted({p for p, _, _, v in known if v > inline})
         over_chunk = sorted({p for p, _, _, v in known if v > chunk})
         L += ['### Drivers with an sg_tablesize above one array', '',
-              f'`.sg_tablesize =` initialisers and `->sg_tablesize =` assignments in the base, without '
-              'the USB host controllers\' `hcd->self.sg_tablesize` (struct usb_bus) '
-              f'(`git grep -E \'{TABLESIZE_RX}\'`, raw: [sg_tablesize-base.txt](raw/decision/sg_tablesize-base.txt)), '
-              'values resolved through the `#define`s and enum constants of the tree (same file first, '
-              'then the same directory, then a value unique in the tree; SG_MAX_SEGMENTS, SG_CHUNK_SIZE '
-              'and SG_ALL as compiled for this config; raw: '
-              '[sg_tablesize-defines-base.txt](raw/decision/sg_tablesize-defines-base.txt)). '
-              f'Two thresholds, from the sg_ring tree\'s own constants: the inline head of this port '
-              f'(SCSI_INLINE_SG_CNT = {inline}: a larger command of a host that sets use_sg_ring spans '
-              f'two arrays), and one pool array (SG_RING_CHUNK_SIZE = {chunk}: the most segments an '
-              'unconverted host gets a command, so the files above it lose request size until they '
-              'are converted: the cost of the transition).', '',
+              mdtable.prose('decision.md', 'tablesize-intro',
+                            rx=TABLESIZE_RX, inline=inline, chunk=chunk), '',
               '| | assignments | files |', '|---|---|---|',
               f'| all | {len(vals)} | {len({x[0] for x in vals})} |',
               f'| value known | {len(known)} | {len({x[0] for x in known})} |',

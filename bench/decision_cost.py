@@ -27,17 +27,7 @@ class DecisionCost:
             v = path.split(os.sep)[-5]
             slab.setdefault(v, {}).update(readers.read_slabinfo(path))
         L = ['## Memory per command', '',
-             'Bytes one SCSI command holds for its data buffer: `struct scsi_cmnd` plus the inline first '
-             'array in the blk-mq pdu (sg_table: SCSI_INLINE_SG_CNT entries; sg_ring: a `struct sg_ring` '
-             'header plus those entries) plus the pool chunks for n segments, each chunk costing the '
-             'object size of its slab. The sizes come from compiling the variant\'s own scsi_lib.c with '
-             'the kernel\'s own command line (from `obj/drivers/scsi/.scsi_lib.o.cmd`) and `DEFINE()`s '
-             '(raw: [sizes-sg_table.txt](raw/decision/sizes-sg_table.txt), '
-             '[sizes-sg_ring.txt](raw/decision/sizes-sg_ring.txt)); the chunk sequence is 6.1\'s '
-             '`__sg_alloc_table()` policy (every chunk but the last loses one entry to the chain link) '
-             'and the series\' `sg_alloc_ring_chained()` policy (min(left, SG_RING_CHUNK_SIZE) entries '
-             'per array); slab object sizes from the run\'s `*.slabinfo`. The LLD\'s own `cmd_size` is '
-             'the same in both and left out, as is the protection buffer (no DIX here).', '']
+             mdtable.prose('decision.md', 'memory-intro'), '']
         rows, fixed, basis = {}, {}, {}
         for v, prefix in ((CONTROL, 'sgpool'), (RING, 'sgring')):
             sizes = parse_sizes(self.f(f'sizes-{v}.txt'))
@@ -65,11 +55,7 @@ class DecisionCost:
             L.append(f'| {a[0]} | {a[3]} | {chunks(a[4], "sgpool")} | {b[3]} | {chunks(b[4], "sgring")} | {d:+.1f} % |')
         L.append('')
         # cross-check against the pools in use while 4M requests ran whole
-        L += ['Cross-check against the run: which pools grew beyond one slab while 4M (1024-segment) '
-              'requests ran on scsi_debug and reached it whole (SLUB\'s slabinfo counts whole slabs, '
-              'active = total, so only which pools were used, not chunk counts, can be checked; with '
-              '`delay=0` a command completes inside its submission, so one command is in flight at a '
-              'time), against the pools the policy predicts for 1024 segments.', '']
+        L += [mdtable.prose('decision.md', 'memory-crosscheck'), '']
         verdicts = []
         for v, prefix in ((CONTROL, 'sgpool'), (RING, 'sgring')):
             r = [x for x in rows[v] if x[0] == 1024]
@@ -114,7 +100,7 @@ class DecisionCost:
 
     def memory_in_flight(self, basis, L):
         """The pool bytes per command measured with commands in flight (the
-        run's INFLIGHT points, traced: bench/model.py read_inflight) against
+        run's INFLIGHT points, traced: bench/tracefs.py read_inflight) against
         the pool bytes computed for the segments the traced commands had:
         lines appended to L, and the summary's phrases."""
         got, old = [], set()
@@ -147,21 +133,8 @@ class DecisionCost:
                 return ['the INFLIGHT step predates the trace (slab growth, not objects in use): not reconciled']
             return []
         reserve = {v: 2 * sum(basis[v][1].values()) for v in basis}
-        L += ['Measured with commands in flight (REPORT.md, "sg pool memory with commands in flight"): '
-              'traced in the guest (the ring buffer of kmem:kmem_cache_alloc and kmem:kmem_cache_free '
-              'for the sg caches, scsi:scsi_dispatch_cmd_start and _done for the commands, one ordered '
-              'stream), so that at every event the sg pool objects in use and the commands in flight are '
-              'known exactly. Rule: the steady state is the moments with no object in transit (none '
-              'taken for a command not yet dispatched, none still held by a command that is done) and, '
-              'among them, the most commands in flight; measured = the bytes of the sg objects in use at '
-              'such a moment (object size = the cache\'s, as in slabinfo) beyond the trace\'s start '
-              '(no command in flight) over the commands in flight then. Computed = the pool bytes above '
-              'for the segments the traced commands had (`data_sglen`, all the same). Both are the '
-              'objects the commands take from the slabs: the mempools\' reserves (2 objects per pool, '
-              f'taken at boot: {reserve[CONTROL]} B on sg_table, {reserve[RING]} B on sg_ring) are in '
-              'neither (a failed allocation, where a mempool hands out its reserve, makes the point "not '
-              'measured"). They agree when the measurement at every steady moment equals the computed '
-              'bytes.', '',
+        L += [mdtable.prose('decision.md', 'inflight-rule',
+                            control_reserve=reserve[CONTROL], ring_reserve=reserve[RING]), '',
               '| kernel | point | segments | commands in flight (most at any moment) | steady moments '
               '| measured pool bytes per command | computed | agree |',
               '|---|---|---|---|---|---|---|---|']

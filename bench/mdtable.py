@@ -65,6 +65,12 @@ def fill(blocks, name, **values):
     return string.Template(blocks[name]).substitute(values)
 
 
+def prose(name, block, **values):
+    """Block BLOCK of bench/templates/NAME with its $words filled in: a
+    paragraph of a report's fixed prose."""
+    return fill(template(name), block, **values)
+
+
 # ---------------------------------------------------------------- headline
 
 def read_device_classes(path=DEVICE_CLASSES):

@@ -82,13 +82,7 @@ class Report(ReportPerf, ReportAttrib, ReportPlots):
         L += mdtable.headline(mdtable.devices_of(m, self.ev))
         for o in m.others:
             L += [f'## Answer: {o} against {m.control}, guest time per I/O', '',
-                  f'Per device and block size: the mean over the size\'s points (rw x queue depth) of the '
-                  f'paired per-repeat differences in guest ns per completed I/O, {o} minus {m.control} in % '
-                  f'of {m.control} (negative: {o} is faster), with its 95 % interval (at least the '
-                  'quantisation floor) and the resolution (larger of the floor and the minimum detectable '
-                  'effect); one observation: the same I/O counts in every repeat on both kernels at each '
-                  'of the size\'s points, or one repeat (no interval, no test); **bold**: '
-                  'significant (Holm over these rows). Method and per-point figures below.', '',
+                  mdtable.prose('report.md', 'answer-intro', other=o, control=m.control), '',
                   '| device | size | difference per I/O | ns per I/O | resolution | points significant (of) | verdict |',
                   '|---|---|---|---|---|---|---|']
             for (d, s), (c, pts) in self.cls[o].items():
@@ -130,11 +124,7 @@ class Report(ReportPerf, ReportAttrib, ReportPlots):
         L.append('')
         qemu = [d for d in m.devices if d in model.QEMU_DEVICES]
         if qemu and m.mode == 'icount':
-            L += [f"The QEMU disks ({', '.join(qemu)}) complete in host time, not guest "
-                  'instructions: on them icount mode is not deterministic (the guest runs with '
-                  'idle=poll so that it does not sleep through a completion), and the two kernels '
-                  'boot side by side so that host load hits both alike; their resolution is '
-                  'correspondingly coarser.', '']
+            L += [mdtable.prose('report.md', 'qemu-disks', disks=', '.join(qemu)), '']
         wall = os.path.join(self.run, 'wall.txt')
         if os.path.exists(wall):
             for line in open(wall):
@@ -150,11 +140,7 @@ class Report(ReportPerf, ReportAttrib, ReportPlots):
         m, L = self.m, self.lines
         for o in m.others:
             L += [f'## Per point: {o} against {m.control}, guest ns per I/O', '',
-                  f'Paired difference in % of {m.control} ± 95 % interval, at least the floor (res.: '
-                  'resolution); one observation: the same I/O counts in every repeat on both kernels, or '
-                  'one repeat (no interval, no test); '
-                  '**bold** where significant (Holm over all cells). Every metric of every point: '
-                  '[points.csv](points.csv).', '',
+                  mdtable.prose('report.md', 'points-intro', control=m.control), '',
                   '| point | ' + ' | '.join(m.devices) + ' |', '|---|' + '---|' * len(m.devices)]
             for p in m.points:
                 L.append(f'| {p} | ' + ' | '.join(cell(self.fam[o].get((d, p))) for d in m.devices) + ' |')
@@ -211,10 +197,7 @@ class Report(ReportPerf, ReportAttrib, ReportPlots):
         self.requests()
         self.memory()
         self.attribution_appendix()
-        self.lines.append('Raw data: `raw/<device>/<variant>/r<N>/share/out/<point>.json` (fio json+), '
-                          '`.blockstat0/.blockstat` (disk stat before/after), `ceil-*.json` (ceilings), '
-                          'guest logs (`console.log`, `share/out/dmesg.txt`), metadata (`run.info`, '
-                          '`meta.txt`); every metric of every point: [points.csv](points.csv).')
+        self.lines.append(mdtable.prose('report.md', 'raw-data'))
         self.csv()
         if plots:
             self.plots()

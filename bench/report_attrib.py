@@ -41,11 +41,7 @@ class ReportAttrib:
         if not cpairs or ev.other(ev.contiguous) != b:
             return
         src = ', '.join(f'`{rel}`' for kind, rel in ev.links if kind == 'contiguous')
-        L += ['', f'With contiguous buffers, from {src}: the same points with fio\'s buffer file written in '
-              'random blocks of several pages (`bench/attrib.sh` `FILL_BS`, that run\'s meta.txt), so an I/O '
-              'is built from runs of contiguous pages (multi-page bvecs), as the bench\'s `malloc()`\'d '
-              'buffers are, where the table above has a bvec per page. Both are exact counts of their layout; '
-              'how contiguous the bench\'s own buffers were is not recorded.', '',
+        L += ['', mdtable.prose('report.md', 'contiguous-intro', src=src), '',
               f'| device | point | {a} | {b} | difference | % | % at a bvec per page | map the request, {a} / {b} '
               f'(difference) | bvecs per I/O, {a} / {b} |',
               '|---|---|---|---|---|---|---|---|---|']
@@ -184,14 +180,8 @@ class ReportAttrib:
         pairs = ev.pairs(ev.cache, m.devices)
         src = ', '.join(f'`{rel}`' for kind, rel in ev.links if kind == 'cache')
         L += ['## Cache misses per I/O (a stated model)', '',
-              f'Model: {ev.model} (`qemu/plugin/cachesim.c`: write-allocate, no prefetcher; instruction '
-              'fetches by guest virtual address, data by guest physical address), in boots of their own '
-              'with the cachesim plugin, per I/O by the same difference of two runs (N/4 and N/2 I/Os), '
-              f'from {src}. A model, not any CPU: it shows where the two kernels\' footprints differ, not '
-              'what a processor would do (no miss latency is charged anywhere). Small figures are the '
-              'difference of two runs: a negative one is that noise, and a difference of a few tens of '
-              'misses per I/O is not resolved. The functions that miss most: '
-              f'[appendix]({APPENDIX}#{APPENDIX_ANCHOR}).', '',
+              mdtable.prose('report.md', 'cache-intro',
+                            model=ev.model, src=src, appendix=APPENDIX, anchor=APPENDIX_ANCHOR), '',
               '| device | point | ' + ' | '.join(f'{lab} misses, {a} / {b} (difference)'
                                               for _, lab in attrib_evidence.CACHE_MISSES) + ' |',
               '|---|---|' + '---|' * len(attrib_evidence.CACHE_MISSES)]
@@ -203,11 +193,7 @@ class ReportAttrib:
             L.append(f'| {d} | {p} | ' + ' | '.join(cells) + ' |')
         waits = [d for d in dict.fromkeys(d for d, _ in pairs) if d in ev.devices]
         if waits:
-            L += ['', f'The rows of {", ".join(waits)} (the IOMMU class, below) come from boots whose guest waits '
-                  'for QEMU\'s I/O in host time, spinning (idle=poll): the timer and interrupt work that lands in '
-                  'a run, and so its misses, change from boot to boot, as the class\'s instruction totals do '
-                  'between its two runs (the DMA phase repeats, the totals do not). With one cachesim boot per '
-                  'kernel these rows are not resolved at any size; they show the order of magnitude only.']
+            L += ['', mdtable.prose('report.md', 'iommu-waits', devices=', '.join(waits))]
         L.append('')
 
     # -- the IOMMU class: the same counts behind QEMU's intel-iommu

@@ -5,6 +5,7 @@ microbenchmark."""
 import os
 import statistics
 
+from bench import mdtable
 from bench import readers
 from bench import tracefs
 from bench.readers import ceil_bw, kernel_memcpy, perf_bench_memcpy
@@ -105,15 +106,7 @@ class ReportPerf:
         if not got:
             return
         L += ['## Ceilings: the stack without SCSI, and without the copy', '',
-              'MiB/s from completed I/Os (I/Os x block size over the window), median of the fake '
-              'boots. null_blk (`queue_mode=2 irqmode=0`, requests up to 4 MiB) is the block layer '
-              'with no SCSI and no scatterlist at all, so the two kernels should match there; `fake` '
-              'is scsi_debug with `fake_rw=1` (SCSI and the sg code, no data copy); `real` also copies '
-              'the data. memcpy is `perf bench mem memcpy -s 1MB -f all` in the guest (MiB/s per '
-              'implementation; the kernel\'s own memcpy() is the one its CPU flags select): the rate '
-              'scsi_debug\'s data copy cannot beat. In icount mode each iteration of a `rep movs` '
-              'counts as one instruction, so the copy is far costlier against the rest of the path '
-              'than on hardware. First repeat only.', '']
+              mdtable.prose('report.md', 'ceilings-intro'), '']
         L += ['| point | kernel | null_blk | fake (share of null_blk) | real (share of null_blk) |',
               '|---|---|---|---|---|']
         for c in ceils:
@@ -192,13 +185,7 @@ class ReportPerf:
         if not rows:
             return
         L += ['## sg pool slabs while 4M requests run', '',
-              '`/proc/slabinfo` polled during an extra, unmeasured run of each 4M point, the snapshot '
-              'with the most sg pool objects: per cache, slabs x objects per slab x object size. SLUB '
-              'reports whole slabs (active objects = total objects), so this is the memory the pools '
-              'hold, mostly their mempool reserves, not the objects the commands in flight use: with '
-              '`delay=0` a command completes inside its submission, so queue depth 32 holds what '
-              'queue depth 1 holds. The memory a command holds is computed in DECISION.md and measured '
-              'with commands in flight below.', '',
+              mdtable.prose('report.md', 'slabinfo-intro'), '',
               '| device | kernel | points | slabs x objects per slab x object size |', '|---|---|---|---|']
         L += rows
         L.append('')
@@ -206,7 +193,7 @@ class ReportPerf:
 
     def inflight(self):
         """The sg pool memory with commands really in flight (INFLIGHT),
-        counted exactly from the trace (bench/model.py read_inflight)."""
+        counted exactly from the trace (bench/tracefs.py read_inflight)."""
         m, L = self.m, self.lines
         rows, old = [], []
         for d in m.devices:
@@ -236,22 +223,7 @@ class ReportPerf:
                   'slabs, not the objects in use; they are not read.', '']
         if not rows:
             return
-        L += [f'An extra, unmeasured run of each `INFLIGHT` point with scsi_debug completing every command '
-              f'{ns} ns after it arrived (`ndelay`), so the queue depth is really in flight, traced in the '
-              'guest\'s ring buffer: `kmem:kmem_cache_alloc` of the sg caches\' object sizes, '
-              '`kmem:kmem_cache_free` of the sg caches, `scsi:scsi_dispatch_cmd_start`, `_done`, `_error` '
-              'and `_timeout` (raw: `<point>.inflight/`, a copy of the tracefs files, read by '
-              '`bench/model.py`). At every event the sg objects in use and the commands in flight are '
-              'known exactly; an object is "in transit" when it was taken for a command not yet '
-              'dispatched or is still held by a command that is done. Steady state: the moments with '
-              'nothing in transit and, among them, the most commands in flight. Columns: the commands '
-              'dispatched (by segments, `data_sglen`), the commands in flight at the steady state (the '
-              'most at any moment), the steady moments, the sg objects in use at the first of them, '
-              'their bytes over the commands in flight (per command: every steady moment, as a range if '
-              'they differ), the pool bytes each command took at its dispatch, and what would make the '
-              'count inexact (lost events, failed allocations, frees of objects the trace did not see '
-              'allocated, dispatch errors). DECISION.md sets the bytes per command against the computed '
-              'memory per command.', '',
+        L += [mdtable.prose('report.md', 'inflight-intro', ns=ns), '',
               '| device | point | kernel | commands | in flight | steady moments | sg objects in use '
               '| bytes per command | taken per command | problems |',
               '|---|---|---|---|---|---|---|---|---|---|'] + rows + ['']
