@@ -1,7 +1,7 @@
 """Host-side tests of the inputs a committed run keeps gzipped
 (results/INDEX.md): an attribution run's <point>.tsv.gz and
 <point>.cache.tsv.gz (bench/attrib_counts.py load), a boot's kallsyms.gz and an
-inflight trace's trace_pipe_raw.gz (bench/model.py open_data) read the
+inflight trace's trace_pipe_raw.gz (bench/readers.py open_data) read the
 same as the plain files."""
 import gzip
 import os

@@ -1,4 +1,4 @@
-"""Host-side tests of the memory-in-flight measurement: bench/model.py's
+"""Host-side tests of the memory-in-flight measurement: bench/tracefs.py's
 reader of the guest's ring buffer pages (read_trace) and its exact count
 of the sg pool objects in use with commands in flight (read_inflight), on
 traces written by tracewriter.py and on a real one from a guest
