@@ -3,6 +3,7 @@ the comparison of two runs (attrib.py compare)."""
 import os
 import sys
 
+from bench import mdtable
 from bench import variants as variant_table
 from bench.attrib_counts import (BVEC_FUNCTION, IOMMU_CALLS, PHASE_NAMES, PHASE_ORDER,
     bvecs_per_io, die, differences, entries_per_io, fmt, fmt2, layout_verdict, load,
@@ -20,16 +21,8 @@ def report(rundir, phases_path):
     w = out.append
     meta_path = os.path.join(rundir, "meta.txt")
     w("# Instructions per I/O by function and phase (TCG plugin, exact)\n")
-    w("Every figure is instructions per I/O, counted by the insncount TCG plugin "
-      "(`qemu/plugin/insncount.c`: every executed translated block, keyed by guest "
-      "virtual address) and folded onto functions with each kernel's own System.map "
-      "(modules from the guest's kallsyms) by `bench/attrib.py`; per I/O by difference: "
-      "(the run of 2N I/Os - the run of N) / N within one boot, so start-up and "
-      "everything else that does not grow with the I/Os cancels. An instruction is as "
-      "icount counts it: each iteration of a `rep movs`/`rep stos` is one. Phases: "
-      "`bench/attrib-phases.txt` (first matching rule; \"rest\" is everything else). "
-      "Regenerate: `/usr/bin/python3 bench/attrib.py report %s`.\n"
-      % os.path.relpath(os.path.abspath(rundir), os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
+    shown = os.path.relpath(os.path.abspath(rundir), os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    w(mdtable.prose("attrib.md", "intro", rundir=shown) + "\n")
     if os.path.exists(meta_path):
         w("```")
         with open(meta_path) as f:
@@ -222,11 +215,7 @@ def compare(dir_a, dir_b, phases_path):
 def cache_section(w, cdata, variants, rules):
     model = next(iter(next(iter(next(iter(cdata.values())).values())).values()))[0].get("model", "?")
     w("# Cache misses per I/O (cachesim plugin, a stated model)\n")
-    w("Model: %s (`qemu/plugin/cachesim.c`: LRU, write-allocate, no prefetcher; "
-      "instruction fetches by guest virtual address, data by guest physical address). "
-      "Per I/O by difference of the N and 2N runs as above, in a separate boot with this plugin "
-      "(its N is in the raw file names' tables). A model, not a measurement of any CPU: it shows "
-      "where the two kernels' footprints differ, not what a given processor would do.\n" % model)
+    w(mdtable.prose("attrib.md", "cache-intro", model=model) + "\n")
     cols = [v for v in variants if any(v in p for d in cdata.values() for p in d.values())]
     for dev in sorted(cdata):
         w("## %s: misses per I/O\n" % dev)

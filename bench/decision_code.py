@@ -235,16 +235,8 @@ class DecisionCode:
         inline, chunk = sizes['SCSI_INLINE_SG_CNT'], sizes['SG_RING_CHUNK_SIZE']
         g = {v: parse_grep(self.f(f'accessors-{v}.txt')) for v in ('base', RING)}
         L = ['## Conversion cost for the rest of the kernel', '',
-             'Every use of the accessors the series changes, over the whole tree (`git grep -n -o -w -E` '
-             '`' + '|'.join(ACCESSORS) + '` in `*.c` and `*.h`, without `' + ACCESSOR_DEF + '`, '
-             'which defines them): the single-array accessors and direct `sdb.table` uses. Under the '
-             'series\' transition (patch 0012) they keep their 6.1 code and contracts for every host '
-             'that does not set `use_sg_ring` in its template: such a host gets each buffer as one '
-             'scatterlist, chained as in 6.1 and with 6.1\'s segment limits, so no use needs converting for correctness; '
-             'a host that opts in uses `scsi_sgring()` and `scsi_dma_map_ring()` instead. `scsi_bufflen()` and the copy helpers keep their meaning and are not '
-             'counted. A site is one occurrence (a line with two uses counts two). Raw: '
-             '[accessors-base.txt](raw/decision/accessors-base.txt), '
-             '[accessors-sg_ring.txt](raw/decision/accessors-sg_ring.txt).', '']
+             mdtable.prose('decision.md', 'conversion-intro',
+                           accessors='|'.join(ACCESSORS), accessor_def=ACCESSOR_DEF), '']
         mc, self.cocci = self.measured_conversion(g['base'])
         L += mc
         totals = {}
