@@ -114,13 +114,13 @@ shell:
 
 report:
 	@[ -n "$(RUN)" ] || { echo "sgbench: error: say which run: make report RUN=results/<run-id>" >&2; exit 1; }
-	@/usr/bin/python3 bench/report.py "$(RUN)"
-	@if [ -d "$(RUN)/raw/decision" ]; then /usr/bin/python3 bench/decision.py render "$(RUN)"; fi
+	@/usr/bin/python3 -m bench.report "$(RUN)"
+	@if [ -d "$(RUN)/raw/decision" ]; then /usr/bin/python3 -m bench.decision render "$(RUN)"; fi
 
 decision: deps
 	@[ -n "$(RUN)" ] || { echo "sgbench: error: say which run: make decision RUN=results/<run-id>" >&2; exit 1; }
-	@/usr/bin/python3 bench/decision.py collect "$(RUN)"
-	@/usr/bin/python3 bench/decision.py render "$(RUN)"
+	@/usr/bin/python3 -m bench.decision collect "$(RUN)"
+	@/usr/bin/python3 -m bench.decision render "$(RUN)"
 
 check-patches: base
 	@common/check-patches.sh --prefixes

@@ -128,7 +128,7 @@
 # raw files the report is made from; <point>.cache.tsv with CACHE=1),
 # .../boot-<plugin>.info (the boot's run.info and fio's I/O counts), meta.txt, ATTRIBUTION.md.  The plugin's full
 # snapshots and the boot's logs stay in build/attrib/<run-id>/.
-# Regenerate the report: /usr/bin/python3 bench/attrib.py report results/<run-id>
+# Regenerate the report: /usr/bin/python3 -m bench.attrib report results/<run-id>
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/common/lib.sh"
@@ -364,7 +364,7 @@ attrib_boot() {
 	map=$top/build/$b/obj/System.map
 	[ -f "$map" ] || die "no $map: run 'make build'"
 	# the kernel's vmlinux: the fold counts a page-crossing instruction at
-	# the end of a block once (bench/attrib.py phantoms())
+	# the end of a block once (bench/attrib_fold.py phantoms())
 	vmlinux=()
 	if [ "$plugin" = insncount ]; then
 		[ -f "$top/build/$b/obj/vmlinux" ] || die "no $top/build/$b/obj/vmlinux: run 'make build'"
@@ -383,7 +383,7 @@ attrib_boot() {
 	note "attrib: $d $v $plugin took $(($(date +%s) - t0)) s wall"
 	dst=$out/raw/$d/$v
 	mkdir -p "$dst"
-	/usr/bin/python3 "$top/bench/attrib.py" "$fold" "$boot/$plugin.txt" "$map" \
+	PYTHONPATH="$top" /usr/bin/python3 -m bench.attrib "$fold" "$boot/$plugin.txt" "$map" \
 		"$boot/share/out/kallsyms" "$boot/share/out/attrib-points" "$dst" "${vmlinux[@]}"
 	for f in queue-limits iommu-state; do
 		[ ! -f "$boot/share/out/$f" ] || cp "$boot/share/out/$f" "$dst/$f"
@@ -431,5 +431,5 @@ case ${PAR:-1} in
 	;;
 *) die "PAR must be 1 or 2, not '$PAR'" ;;
 esac
-/usr/bin/python3 "$top/bench/attrib.py" report "$out"
+PYTHONPATH="$top" /usr/bin/python3 -m bench.attrib report "$out"
 note "attrib: wrote $out/ATTRIBUTION.md"

@@ -10,7 +10,7 @@ This reader is for the KUnit results 6.1 keeps in debugfs
 (/sys/kernel/debug/kunit/<suite>/results, which the guest's init copies to
 share/out/kunit/).  The kernel tree's own tools/testing/kunit/kunit_parser.py
 reads complete KTAP, and the bench reads its guests' results.ktap with it
-(bench/model.py read_steps), but it rejects these files: 6.1's debugfs log
+(bench/readers.py read_steps), but it rejects these files: 6.1's debugfs log
 of a suite is truncated and misnumbered (tests/data/sg_api-6.1-debugfs.ktap,
 a 9-case suite: kunit_parser.py reports 9 errors, "Expected test number 8
 but found 7" and "missing subtest result line", and calls the suite

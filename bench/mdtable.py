@@ -65,6 +65,12 @@ def fill(blocks, name, **values):
     return string.Template(blocks[name]).substitute(values)
 
 
+def prose(name, block, **values):
+    """Block BLOCK of bench/templates/NAME with its $words filled in: a
+    paragraph of a report's fixed prose."""
+    return fill(template(name), block, **values)
+
+
 # ---------------------------------------------------------------- headline
 
 def read_device_classes(path=DEVICE_CLASSES):
@@ -100,7 +106,7 @@ def devices_of(run, ev=None):
     """The devices a run's figures come from: [(device, description,
     measured by, fio)], the bench run's own (RUN: bench/model.py Run)
     first, then the IOMMU class's of its attribution evidence (EV:
-    bench/attrib.py Evidence, or None)."""
+    bench/attrib_evidence.py Evidence, or None)."""
     t = template('headline.md')
     out = []
     for d in run.devices:

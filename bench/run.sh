@@ -308,14 +308,14 @@ note "bench: the fio part took $fio_s s wall"
 # and also when collecting that evidence fails.
 wall() {
 	echo "boots $((total - kept)) par $par host_cpus $(nproc) fio_s $fio_s total_s $(($(date +%s) - t0)) decision $1" >>"$out/wall.txt"
-	/usr/bin/python3 "$top/bench/report.py" "$out"
+	PYTHONPATH="$top" /usr/bin/python3 -m bench.report "$out"
 }
 if [ "${DECISION:-1}" = 1 ]; then
-	if ! /usr/bin/python3 "$top/bench/decision.py" collect "$out"; then
+	if ! PYTHONPATH="$top" /usr/bin/python3 -m bench.decision collect "$out"; then
 		wall failed
 		die "bench: $out/REPORT.md is written, but collecting the decision evidence failed (see above); fix that and run: make decision RUN=$out"
 	fi
-	/usr/bin/python3 "$top/bench/decision.py" render "$out"
+	PYTHONPATH="$top" /usr/bin/python3 -m bench.decision render "$out"
 fi
 wall "${DECISION:-1}"
 note "bench: $out/REPORT.md; total $(($(date +%s) - t0)) s wall"

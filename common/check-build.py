@@ -24,7 +24,6 @@ import os
 import re
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import kconfig  # noqa: E402
 
 TOPDIRS = ('arch|block|certs|crypto|drivers|fs|include|init|io_uring|ipc|kernel|'

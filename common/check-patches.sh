@@ -176,7 +176,7 @@ boot() {
 	fi
 	if [ "$plan" = "$top/tests/guest/smoke.sh" ]; then
 		# shellcheck disable=SC2046
-		"$py" "$top/tests/check_guest.py" "$dir" "$name" ${seglim:+"$seglim"} $(suites) >>"$rdir/results.tsv"
+		PYTHONPATH="$top" "$py" -m tests.check_guest "$dir" "$name" ${seglim:+"$seglim"} $(suites) >>"$rdir/results.tsv"
 	elif [ -f "$dir/share/out/results.tsv" ]; then
 		sed "s|^|$name/|" "$dir/share/out/results.tsv" >>"$rdir/results.tsv"
 	else

@@ -1,4 +1,3 @@
-#!/usr/bin/python3
 """bench_inflight.py RUN POINT: check the sg pool memory a bench run
 measured with commands in flight at POINT (its INFLIGHT step, first fake
 boot of each kernel, traced: bench/model.py read_inflight), one result line
@@ -23,10 +22,11 @@ import os
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, '..', 'bench'))
-import decision  # noqa: E402
-import model  # noqa: E402
-import variants  # noqa: E402
+from bench import decision_memory  # noqa: E402
+from bench import model  # noqa: E402
+from bench import readers  # noqa: E402
+from bench import tracefs  # noqa: E402
+from bench import variants  # noqa: E402
 
 INLINE, SG_CHUNK, RING_CHUNK = 2, 128, 127
 
@@ -38,11 +38,11 @@ def expected(variant, segs, sizes):
     if policy == 'none':
         return 0
     if policy == 'ring':
-        prefix, chunks, ents = 'sgring', decision.chunks_sg_ring(segs, INLINE, RING_CHUNK), (7, 15, 31, 63, 127)
+        prefix, chunks, ents = 'sgring', decision_memory.chunks_sg_ring(segs, INLINE, RING_CHUNK), (7, 15, 31, 63, 127)
     else:
-        prefix, chunks, ents = 'sgpool', decision.chunks_sg_table(segs, INLINE, SG_CHUNK), (8, 16, 32, 64, 128)
+        prefix, chunks, ents = 'sgpool', decision_memory.chunks_sg_table(segs, INLINE, SG_CHUNK), (8, 16, 32, 64, 128)
     pools = {k: sizes.get(f'{prefix}-{k}') for k in ents}
-    need = [decision.pool_for(k, pools) for k in chunks]
+    need = [decision_memory.pool_for(k, pools) for k in chunks]
     if any(pools[k] is None for k in need):
         return None
     return sum(pools[k] for k in need)
@@ -53,11 +53,11 @@ def main():
         sys.exit(__doc__)
     run = model.Run(sys.argv[1])
     point = sys.argv[2]
-    qd = model.split_point(point)[2]
+    qd = readers.split_point(point)[2]
     for v in run.variants:
         name = f'bench/memory-in-flight/{v}/{point}'
         out = run.out('fake', v, 1)
-        x = model.read_inflight(out, point) if out else None
+        x = tracefs.read_inflight(out, point) if out else None
         if x is None:
             print(f'{name}\tfailed\tno traced inflight measurement of {point} in {sys.argv[1]} (fake {v} r1)')
             continue

@@ -1,4 +1,3 @@
-#!/usr/bin/python3
 """bench_same.py SERIAL PARALLEL [TOLERANCE_PCT]: compare two bench runs of
 the same matrix in icount mode, point by point, and print one result line
 per variant and point (name<TAB>passed|failed<TAB>detail): guest time counts
@@ -15,8 +14,7 @@ import glob
 import os
 import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'bench'))
-import model  # noqa: E402
+from bench import readers  # noqa: E402
 
 
 def iops(run):
@@ -26,7 +24,7 @@ def iops(run):
         dev, var, rep, point = parts[-6], parts[-5], parts[-4], os.path.basename(path)[:-5]
         if point == 'microbench' or point.startswith('ceil-'):
             continue
-        row = model.read_fio(path, model.bs_bytes(model.split_point(point)[1]))
+        row = readers.read_fio(path, readers.bs_bytes(readers.split_point(point)[1]))
         out[(dev, var, rep, point)] = (row['iops'], row['ios'])
     return out
 

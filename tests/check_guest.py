@@ -1,4 +1,3 @@
-#!/usr/bin/python3
 """check_guest.py RUNDIR PREFIX [--seg-limit=N] [SUITE...] - judge a guest test run.
 
 RUNDIR is qemu/run.sh's output.  Prints one line per result,
@@ -17,9 +16,8 @@ import glob
 import os
 import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'bench'))
-import fiojson  # noqa: E402
-import ktap  # noqa: E402
+from bench import fiojson  # noqa: E402
+from bench import ktap  # noqa: E402
 
 WORD = {'pass': 'passed', 'fail': 'failed', 'skip': 'skipped'}
 SIZES = {'4k': 4096, '64k': 65536, '1M': 1 << 20, '4M': 4 << 20}

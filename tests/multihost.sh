@@ -140,7 +140,7 @@ if eval "nice -n 19 env $matrix PAR=2 SGB_RESULTS=$mh/local RUN_ID=$run $top/ben
 else
 	result multihost/local-run failed "see ${mh#"$top"/}/local.log"
 fi
-"$py" "$top/tests/bench_same.py" "$mh/local/$run" "$merged" | sed 's|^bench/parallel-equals-serial|multihost/equals-local|' |
+PYTHONPATH="$top" "$py" -m tests.bench_same "$mh/local/$run" "$merged" | sed 's|^bench/parallel-equals-serial|multihost/equals-local|' |
 	while IFS=$'\t' read -r name st why; do printf '%s\t%s\t%s\n' "$name" "$st" "$why"; done >"$mh/same.tsv"
 while IFS=$'\t' read -r name st why; do result "$name" "$st" "$why"; done <"$mh/same.tsv"
 # the reports: the merged one must hold every row the local one has (the

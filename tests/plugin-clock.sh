@@ -107,7 +107,7 @@ if ! "$top/qemu/run.sh" -v "$v" -p "$work/plan.sh" -o "$d" -m icount -l -a noran
 		"$([ -f "$d/RESULT" ] && cat "$d/RESULT" || echo 'no result')" "${work#"$top"/}/boot.log"
 	exit 1
 fi
-/usr/bin/python3 "$top/tests/plugin_clock.py" "$d.aux" "$d.counts" "$top/build/$v/obj/System.map" "$d/share/out/clock" "$n" plugin "$tol" >"$work/results.tsv" && rc=0 || rc=$?
+PYTHONPATH="$top" /usr/bin/python3 -m tests.plugin_clock "$d.aux" "$d.counts" "$top/build/$v/obj/System.map" "$d/share/out/clock" "$n" plugin "$tol" >"$work/results.tsv" && rc=0 || rc=$?
 if [ "$wrong" = 1 ]; then
 	sed 's/^/    /' "$work/results.tsv" >&2
 	if grep -q $'^plugin/total-matches-icount-clock\tfailed\t' "$work/results.tsv"; then

@@ -97,7 +97,7 @@ done
 [ $bad = 0 ] || exit 1
 for b in 1 2; do
 	d=$work/boot$b
-	/usr/bin/python3 "$top/bench/attrib.py" fold "$d/insncount.txt" "$map" "$d/share/out/kallsyms" \
+	PYTHONPATH="$top" /usr/bin/python3 -m bench.attrib fold "$d/insncount.txt" "$map" "$d/share/out/kallsyms" \
 		"$d/share/out/attrib-points" "$d/fold"
 done
 

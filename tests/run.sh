@@ -47,10 +47,10 @@ results_from() {
 
 # --- host: the rig's own parsers ------------------------------------------
 tg=$(date +%s)
-"$py" -m unittest discover -s "$top/tests/host" -p 'test_*.py' -v 2>&1 |
-	sed -n 's/^\(test_[a-z_0-9]*\) (\([a-z_]*\)\.\([A-Za-z]*\)[^)]*) \.\.\. \(.*\)$/host\/\2.\1\t\4/p' |
+(cd "$top" && "$py" -m unittest discover -s tests/host -t . -p 'test_*.py' -v 2>&1) |
+	sed -n 's/^\(test_[a-z_0-9]*\) (tests\.host\.\([a-z_]*\)\.\([A-Za-z]*\)[^)]*) \.\.\. \(.*\)$/host\/\2.\1\t\4/p' |
 	sed 's/\tok$/\tpassed\t/; s/\tFAIL$/\tfailed\t/; s/\tERROR$/\tfailed\terror/; s/\tskipped \(.*\)$/\tskipped\t\1/' >"$runs/host.txt"
-[ -s "$runs/host.txt" ] || result host/unittest failed "no unit test ran (see: $py -m unittest discover -s tests/host)"
+[ -s "$runs/host.txt" ] || result host/unittest failed "no unit test ran (see: $py -m unittest discover -s tests/host -t .)"
 results_from <"$runs/host.txt"
 phase_done "test host" "$tg"
 
@@ -167,13 +167,13 @@ bench_small() {  # PAR RUN_ID [VAR=value ...]
 # the serial run also measures the sg pool memory with commands in flight
 # at read-1M-qd32 (checked below)
 if bench_small 1 serial INFLIGHT=read-1M-qd32 && bench_small 2 parallel; then
-	results_from < <("$py" "$top/tests/bench_same.py" "$runs/bench/serial" "$runs/bench/parallel")
+	results_from < <(PYTHONPATH="$top" "$py" -m tests.bench_same "$runs/bench/serial" "$runs/bench/parallel")
 else
 	result bench/parallel-equals-serial failed "a bench run failed: see ${runs#"$top"/}/bench-*.log"
 fi
 # the serial run's memory with commands in flight (tests/bench_inflight.py)
 if [ -f "$runs/bench/serial/REPORT.md" ]; then
-	results_from < <("$py" "$top/tests/bench_inflight.py" "$runs/bench/serial" read-1M-qd32)
+	results_from < <(PYTHONPATH="$top" "$py" -m tests.bench_inflight "$runs/bench/serial" read-1M-qd32)
 else
 	result bench/memory-in-flight failed "the serial bench run failed: see ${runs#"$top"/}/bench-serial.log"
 fi
@@ -258,7 +258,7 @@ kernel_tests() {
 	fi
 	# the KUnit suites each kernel must run (kunit in variants/<v>/variant)
 	# shellcheck disable=SC2046
-	"$py" "$top/tests/check_guest.py" "$dir" "$v" $(variant_get "$v" kunit) >"$runs/$v.txt"
+	PYTHONPATH="$top" "$py" -m tests.check_guest "$dir" "$v" $(variant_get "$v" kunit) >"$runs/$v.txt"
 	results_from <"$runs/$v.txt"
 	phase_done "test $v smoke and kunit" "$tg"
 	tg=$(date +%s)

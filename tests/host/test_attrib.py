@@ -8,15 +8,15 @@ import io
 import os
 import shutil
 import subprocess
-import sys
 import tempfile
 import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, '..', '..', 'bench'))
 DATA = os.path.join(HERE, '..', 'data', 'attrib')
 
-import attrib  # noqa: E402
+from bench import attrib_counts  # noqa: E402
+from bench import attrib_fold  # noqa: E402
+from bench import attrib_report  # noqa: E402
 
 
 def fx(name):
@@ -32,12 +32,12 @@ class FoldTest(unittest.TestCase):
 
     def fold(self, variant, kallsyms='kallsyms', counts=None):
         out = os.path.join(self.tmp, 'raw', 'fake', variant)
-        attrib.fold(fx(counts or 'counts-%s.txt' % variant), fx('System.map'), fx(kallsyms),
+        attrib_fold.fold(fx(counts or 'counts-%s.txt' % variant), fx('System.map'), fx(kallsyms),
                     fx('points'), out)
         return out
 
     def test_fold_gives_each_function_its_instructions_in_both_runs(self):
-        meta, funcs = attrib.read_tsv(os.path.join(self.fold('sg_table'), 'randread-4k-qd1.tsv'))
+        meta, funcs = attrib_counts.read_tsv(os.path.join(self.fold('sg_table'), 'randread-4k-qd1.tsv'))
         self.assertEqual(meta['n_ios'], [10])
         # marks 1..3: the N run is mark 2 - mark 1, the 2N run mark 3 - mark 2
         self.assertEqual(meta['total_insns'], [6757 - 4500, 9194 - 6757])
@@ -56,8 +56,8 @@ class FoldTest(unittest.TestCase):
                                       '[user]', '[kernel-unknown]'})
 
     def test_per_io_is_the_difference_of_the_runs_over_n(self):
-        meta, funcs = attrib.read_tsv(os.path.join(self.fold('sg_table'), 'randread-4k-qd1.tsv'))
-        pio = attrib.per_io(meta, funcs)
+        meta, funcs = attrib_counts.read_tsv(os.path.join(self.fold('sg_table'), 'randread-4k-qd1.tsv'))
+        pio = attrib_counts.per_io(meta, funcs)
         self.assertEqual(pio['scsi_queue_rq'], 5.0)
         self.assertEqual(pio['sg_next'], 6.0)
         self.assertEqual(pio['[user]'], 0.0)
@@ -65,7 +65,7 @@ class FoldTest(unittest.TestCase):
     def test_report_puts_phases_side_by_side_with_the_functions_behind_the_difference(self):
         self.fold('sg_table')
         self.fold('sg_ring')
-        attrib.report(self.tmp, os.path.join(HERE, '..', '..', 'bench', 'attrib-phases.txt'))
+        attrib_report.report(self.tmp, os.path.join(HERE, '..', '..', 'bench', 'attrib-phases.txt'))
         with open(os.path.join(self.tmp, 'ATTRIBUTION.md')) as f:
             md = f.read()
         self.assertIn('## fake randread-4k-qd1', md)
@@ -77,24 +77,24 @@ class FoldTest(unittest.TestCase):
         self.assertNotIn('`scsi_queue_rq`', md)  # no difference, not listed
 
     def test_phase_rules_match_whole_names_and_modules_by_their_function(self):
-        rules = attrib.read_phases(os.path.join(HERE, '..', '..', 'bench', 'attrib-phases.txt'))
-        self.assertEqual(attrib.phase_of(rules, 'sg_alloc_table_chained'), 'allocate')
-        self.assertEqual(attrib.phase_of(rules, 'sg_free_ring_chained'), 'free')
-        self.assertEqual(attrib.phase_of(rules, 'blk_rq_map_sg_ring'), 'map')
-        self.assertEqual(attrib.phase_of(rules, 'dma_map_sg_ring_attrs'), 'dma')
-        self.assertEqual(attrib.phase_of(rules, 'sg_ring_pcopy_to_buffer'), 'copy')
-        self.assertEqual(attrib.phase_of(rules, 'resp_read_dt0 [scsi_debug]'), 'scsi')
-        self.assertEqual(attrib.phase_of(rules, '[user]'), 'user')
-        self.assertEqual(attrib.phase_of(rules, 'blk_mq_submit_bio'), 'rest')
-        self.assertEqual(attrib.phase_of(rules, 'xsg_next'), 'rest')
+        rules = attrib_counts.read_phases(os.path.join(HERE, '..', '..', 'bench', 'attrib-phases.txt'))
+        self.assertEqual(attrib_counts.phase_of(rules, 'sg_alloc_table_chained'), 'allocate')
+        self.assertEqual(attrib_counts.phase_of(rules, 'sg_free_ring_chained'), 'free')
+        self.assertEqual(attrib_counts.phase_of(rules, 'blk_rq_map_sg_ring'), 'map')
+        self.assertEqual(attrib_counts.phase_of(rules, 'dma_map_sg_ring_attrs'), 'dma')
+        self.assertEqual(attrib_counts.phase_of(rules, 'sg_ring_pcopy_to_buffer'), 'copy')
+        self.assertEqual(attrib_counts.phase_of(rules, 'resp_read_dt0 [scsi_debug]'), 'scsi')
+        self.assertEqual(attrib_counts.phase_of(rules, '[user]'), 'user')
+        self.assertEqual(attrib_counts.phase_of(rules, 'blk_mq_submit_bio'), 'rest')
+        self.assertEqual(attrib_counts.phase_of(rules, 'xsg_next'), 'rest')
         # gcc's copies of a function belong to its phase; the out-of-line
         # halves of the inline wrappers to theirs
-        self.assertEqual(attrib.phase_of(rules, 'sg_ring_xfer.part.0'), 'copy')
-        self.assertEqual(attrib.phase_of(rules, 'sg_next.cold'), 'copy')
-        self.assertEqual(attrib.phase_of(rules, 'sg_next.constprop.0.isra.0'), 'copy')
-        self.assertEqual(attrib.phase_of(rules, 'xsg_next.part.0'), 'rest')
-        self.assertEqual(attrib.phase_of(rules, '__sg_alloc_ring_chained'), 'allocate')
-        self.assertEqual(attrib.phase_of(rules, '__sg_free_ring_chained'), 'free')
+        self.assertEqual(attrib_counts.phase_of(rules, 'sg_ring_xfer.part.0'), 'copy')
+        self.assertEqual(attrib_counts.phase_of(rules, 'sg_next.cold'), 'copy')
+        self.assertEqual(attrib_counts.phase_of(rules, 'sg_next.constprop.0.isra.0'), 'copy')
+        self.assertEqual(attrib_counts.phase_of(rules, 'xsg_next.part.0'), 'rest')
+        self.assertEqual(attrib_counts.phase_of(rules, '__sg_alloc_ring_chained'), 'allocate')
+        self.assertEqual(attrib_counts.phase_of(rules, '__sg_free_ring_chained'), 'free')
 
     def check_dies(self, fn, words):
         err = io.StringIO()
@@ -113,7 +113,7 @@ class FoldTest(unittest.TestCase):
         pts = os.path.join(self.tmp, 'points')
         with open(pts, 'w') as f:
             f.write('randread-4k-qd1 10\nrandread-64k-qd1 10\n')
-        self.check_dies(lambda: attrib.fold(fx('counts-sg_table.txt'), fx('System.map'), fx('kallsyms'),
+        self.check_dies(lambda: attrib_fold.fold(fx('counts-sg_table.txt'), fx('System.map'), fx('kallsyms'),
                                             pts, os.path.join(self.tmp, 'o')),
                         ['3 mark snapshots', 'need 6'])
 
@@ -173,12 +173,12 @@ class PageCrossFoldTest(unittest.TestCase):
 
     def fold(self, vmlinux):
         out = os.path.join(self.tmp, 'out')
-        attrib.fold(*(os.path.join(self.tmp, n) for n in ('counts', 'System.map', 'kallsyms', 'points')),
+        attrib_fold.fold(*(os.path.join(self.tmp, n) for n in ('counts', 'System.map', 'kallsyms', 'points')),
                     out, vmlinux)
-        return attrib.read_tsv(os.path.join(out, 'randread-4M-qd1.tsv'))
+        return attrib_counts.read_tsv(os.path.join(out, 'randread-4M-qd1.tsv'))
 
     def test_page_crossers_finds_the_movabs_only(self):
-        self.assertEqual(attrib.page_crossers(self.vmlinux), {self.TEXT + 0xffc: 10})
+        self.assertEqual(attrib_fold.page_crossers(self.vmlinux), {self.TEXT + 0xffc: 10})
 
     def test_a_page_crossing_last_instruction_is_counted_once(self):
         meta, funcs = self.fold(self.vmlinux)
@@ -237,8 +237,8 @@ class ExactFoldTest(PageCrossFoldTest):
                 self.assertIn('# exact_starts 1\n', f.read())
 
     def test_read_starts_is_none_for_block_counts_alone(self):
-        self.assertIsNone(attrib.read_starts(os.path.join(DATA, 'counts-sg_table.txt')))
-        st = attrib.read_starts(os.path.join(self.tmp, 'counts'))
+        self.assertIsNone(attrib_fold.read_starts(os.path.join(DATA, 'counts-sg_table.txt')))
+        st = attrib_fold.read_starts(os.path.join(self.tmp, 'counts'))
         self.assertEqual(len(st), 3)
         self.assertEqual(st[2][(self.TEXT + 0x1ff4, self.TEXT + 0x1ffa, 7)], 101)
 
@@ -249,7 +249,7 @@ class ExactFoldTest(PageCrossFoldTest):
 
 
 def write_tsv(path, n, funcs):
-    """A fold's tsv as attrib.fold writes it: FUNCS is {name: [insns N run,
+    """A fold's tsv as attrib_fold.fold writes it: FUNCS is {name: [insns N run,
     insns 2N run, entries N run, entries 2N run]}."""
     os.makedirs(os.path.dirname(path), exist_ok=True)
     with open(path, 'w') as f:
@@ -277,16 +277,16 @@ class BufferLayoutTest(unittest.TestCase):
             write_tsv(os.path.join(self.tmp, 'raw', 'fake', var, 'randread-64k-qd1.tsv'), 1000,
                       {'__bio_add_page': [17 * e_n, 17 * e_2n, e_n, e_2n],
                        'scsi_queue_rq': [5000, 10000, 1000, 2000]})
-        attrib.report(self.tmp, os.path.join(HERE, '..', '..', 'bench', 'attrib-phases.txt'))
+        attrib_report.report(self.tmp, os.path.join(HERE, '..', '..', 'bench', 'attrib-phases.txt'))
         with open(os.path.join(self.tmp, 'ATTRIBUTION.md')) as f:
             return f.read()
 
     def test_bvecs_per_io_is_each_runs_own(self):
         meta = {'n_ios': [1000]}
-        self.assertEqual(attrib.bvecs_per_io(meta, {'__bio_add_page': [0, 0, 2000, 6000]}), (2.0, 3.0))
-        self.assertIsNone(attrib.bvecs_per_io(meta, {'scsi_queue_rq': [0, 0, 1, 2]}))
-        self.assertTrue(attrib.layout_moved([(1.0, 1.0), (2.0, 3.0)]))
-        self.assertFalse(attrib.layout_moved([(16.0, 16.0), (1277.56, 1277.92)]))
+        self.assertEqual(attrib_counts.bvecs_per_io(meta, {'__bio_add_page': [0, 0, 2000, 6000]}), (2.0, 3.0))
+        self.assertIsNone(attrib_counts.bvecs_per_io(meta, {'scsi_queue_rq': [0, 0, 1, 2]}))
+        self.assertTrue(attrib_counts.layout_moved([(1.0, 1.0), (2.0, 3.0)]))
+        self.assertFalse(attrib_counts.layout_moved([(16.0, 16.0), (1277.56, 1277.92)]))
 
     def test_report_flags_a_layout_that_moved_between_the_runs(self):
         md = self.run_report({'sg_table': (1000, 2000), 'sg_ring': (2000, 6000)})

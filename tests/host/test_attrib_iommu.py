@@ -10,17 +10,17 @@ Python's hash seed (ties in the difference list are ordered by name)."""
 import os
 import shutil
 import subprocess
-import sys
 import tempfile
 import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 TOP = os.path.join(HERE, '..', '..')
-sys.path.insert(0, os.path.join(TOP, 'bench'))
 DATA = os.path.join(HERE, '..', 'data', 'attrib-iommu')
 PHASES = os.path.join(TOP, 'bench', 'attrib-phases.txt')
 
-import attrib  # noqa: E402
+from bench import attrib_counts  # noqa: E402
+from bench import attrib_fold  # noqa: E402
+from bench import attrib_report  # noqa: E402
 
 
 def fx(name):
@@ -36,13 +36,13 @@ class IommuFoldTest(unittest.TestCase):
 
     def fold(self, variant, counts=None, run=None, dev='iommu-strict'):
         out = os.path.join(run or self.tmp, 'raw', dev, variant)
-        attrib.fold(fx(counts or 'counts-%s.txt' % variant), fx('System.map'), fx('kallsyms'), fx('points'), out)
+        attrib_fold.fold(fx(counts or 'counts-%s.txt' % variant), fx('System.map'), fx('kallsyms'), fx('points'), out)
         for f in ('queue-limits', 'iommu-state', 'randread-64k-qd1.stat'):
             shutil.copy(fx(f), out)
         return out
 
     def read(self, variant):
-        return attrib.read_tsv(os.path.join(self.fold(variant), 'randread-64k-qd1.tsv'))
+        return attrib_counts.read_tsv(os.path.join(self.fold(variant), 'randread-64k-qd1.tsv'))
 
     def test_entries_add_up_every_translation_of_the_first_block(self):
         meta, funcs = self.read('sg_table')
@@ -50,39 +50,39 @@ class IommuFoldTest(unittest.TestCase):
         # runs) and cut short by icount (3 insns, 5 then 10 runs); the block
         # inside it at +0x30 (30 then 60 runs) is no entry
         self.assertEqual(funcs['alloc_iova_fast'], [15 * 8 + 5 * 3 + 30 * 4, 30 * 8 + 10 * 3 + 60 * 4, 20, 40])
-        eio = attrib.entries_per_io(meta, funcs)
+        eio = attrib_counts.entries_per_io(meta, funcs)
         self.assertEqual(eio['alloc_iova_fast'], 2.0)
         # intel_iommu_map_pages: 171 then 341 runs, 17 per I/O by difference
         self.assertEqual(eio['intel_iommu_map_pages'], 17.0)
         # cpu_idle_poll ran only its loop block: instructions, no entries
         self.assertEqual(eio['cpu_idle_poll'], 0.0)
-        self.assertEqual(attrib.per_io(meta, funcs)['cpu_idle_poll'], (2600 - 1000) * 2 / 10)
+        self.assertEqual(attrib_counts.per_io(meta, funcs)['cpu_idle_poll'], (2600 - 1000) * 2 / 10)
 
     def test_stat_gives_requests_and_their_size_per_io(self):
         # read_ios 100 -> 112 -> 134, sectors 800 -> 2096 -> 4672: one
         # request of 128 sectors per I/O, and 2 requests (16 sectors) more in
         # each run that cancel
-        rows = attrib.read_stat(fx('randread-64k-qd1.stat'))
-        self.assertEqual(attrib.stat_per_io(rows, 10), (1.0, 128.0))
+        rows = attrib_counts.read_stat(fx('randread-64k-qd1.stat'))
+        self.assertEqual(attrib_counts.stat_per_io(rows, 10), (1.0, 128.0))
 
     def test_phase_rules_put_the_iommu_in_dma_and_the_idle_spin_in_idle(self):
-        rules = attrib.read_phases(PHASES)
+        rules = attrib_counts.read_phases(PHASES)
         for f in ('alloc_iova_fast', 'alloc_iova', 'free_iova_fast', 'queue_iova', 'fq_flush_timeout',
                   'iommu_dma_map_sg', '__iommu_dma_unmap', 'intel_iommu_map_pages', 'qi_submit_sync',
                   'iova_rcache_get', 'iova_magazine_pop', '__alloc_and_insert_iova_range', 'remove_iova',
                   'dma_pte_clear_level', 'pfn_to_dma_pte', '__finalise_sg', 'dma_map_sg_ring_attrs',
                   'iommu_dma_map_sg_ring', 'iommu_dma_unmap_sg_ring', 'iommu_dma_layout_sg.isra.0',
                   '__finalise_sg.isra.0'):
-            self.assertEqual(attrib.phase_of(rules, f), 'dma', f)
-        self.assertEqual(attrib.phase_of(rules, 'cpu_idle_poll'), 'idle')
-        self.assertEqual(attrib.phase_of(rules, 'pvscsi_queue'), 'scsi')
+            self.assertEqual(attrib_counts.phase_of(rules, f), 'dma', f)
+        self.assertEqual(attrib_counts.phase_of(rules, 'cpu_idle_poll'), 'idle')
+        self.assertEqual(attrib_counts.phase_of(rules, 'pvscsi_queue'), 'scsi')
         for f in ('megasas_build_and_issue_cmd', 'megasas_make_sgl_skinny', 'megasas_complete_cmd_dpc'):
-            self.assertEqual(attrib.phase_of(rules, f), 'scsi', f)
+            self.assertEqual(attrib_counts.phase_of(rules, f), 'scsi', f)
 
     def test_report_has_the_iommu_calls_the_stat_and_idle_apart(self):
         self.fold('sg_table')
         self.fold('sg_ring')
-        attrib.report(self.tmp, PHASES)
+        attrib_report.report(self.tmp, PHASES)
         with open(os.path.join(self.tmp, 'ATTRIBUTION.md')) as f:
             md = f.read()
         self.assertIn('## iommu-strict: the disk\'s queue limits and the IOMMU', md)
@@ -112,20 +112,20 @@ class IommuFoldTest(unittest.TestCase):
 
     def test_report_without_idle_has_no_idle_rows(self):
         self.fold('sg_table', dev='fake')
-        attrib.report(self.tmp, PHASES)
+        attrib_report.report(self.tmp, PHASES)
         with open(os.path.join(self.tmp, 'ATTRIBUTION.md')) as f:
             md = f.read()
         # the fixture's fake device still spins (it is the same counts), so
         # make one without: an idle row appears only when there is idle
         self.assertIn('| idle (spinning', md)
         os.remove(os.path.join(self.tmp, 'raw', 'fake', 'sg_table', 'randread-64k-qd1.tsv'))
-        attrib.fold(os.path.join(HERE, '..', 'data', 'attrib', 'counts-sg_table.txt'),
+        attrib_fold.fold(os.path.join(HERE, '..', 'data', 'attrib', 'counts-sg_table.txt'),
                     os.path.join(HERE, '..', 'data', 'attrib', 'System.map'),
                     os.path.join(HERE, '..', 'data', 'attrib', 'kallsyms'),
                     os.path.join(HERE, '..', 'data', 'attrib', 'points'),
                     os.path.join(self.tmp, 'raw', 'fake', 'sg_table'))
         os.remove(os.path.join(self.tmp, 'raw', 'fake', 'sg_table', 'randread-64k-qd1.stat'))
-        attrib.report(self.tmp, PHASES)
+        attrib_report.report(self.tmp, PHASES)
         with open(os.path.join(self.tmp, 'ATTRIBUTION.md')) as f:
             md = f.read()
         self.assertNotIn('idle', md)
@@ -141,7 +141,7 @@ class IommuFoldTest(unittest.TestCase):
         import io
         buf = io.StringIO()
         with contextlib.redirect_stdout(buf):
-            attrib.compare(a, b, PHASES)
+            attrib_report.compare(a, b, PHASES)
         out = buf.getvalue()
         self.assertIn('| iommu-strict | sg_table | randread-64k-qd1 | DMA map/unmap | 160 | 186 | +25.0 |', out)
         self.assertIn('| iommu-strict | sg_table | randread-64k-qd1 | **total** | 486 | 370 | -115 |'.replace(
@@ -162,7 +162,7 @@ class NoIommuTest(unittest.TestCase):
                         'scsi_queue_rq\t50\t100\t10\t20\ndma_direct_map_sg\t110\t210\t11\t21\n')
             with open(os.path.join(d, 'queue-limits'), 'w') as f:
                 f.write('max_segments 128\n')
-            attrib.report(tmp, PHASES)
+            attrib_report.report(tmp, PHASES)
             with open(os.path.join(tmp, 'ATTRIBUTION.md')) as f:
                 md = f.read()
             self.assertIn('| SCSI commands (scsi_queue_rq) | 1.00 |', md)
@@ -190,8 +190,8 @@ class HashSeedTest(unittest.TestCase):
             mds = []
             for seed in ('1', '2', '3'):
                 env = dict(os.environ, PYTHONHASHSEED=seed)
-                subprocess.run(['/usr/bin/python3', os.path.join(TOP, 'bench', 'attrib.py'), 'report', tmp],
-                               check=True, env=env)
+                subprocess.run(['/usr/bin/python3', '-m', 'bench.attrib', 'report', tmp],
+                               check=True, env=env, cwd=TOP)
                 with open(os.path.join(tmp, 'ATTRIBUTION.md')) as f:
                     mds.append(f.read())
             self.assertEqual(mds[0], mds[1])

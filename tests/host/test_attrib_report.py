@@ -1,5 +1,5 @@
 """Host-side tests of a bench run's attribution evidence: the reader of
-RUN/attrib.txt (bench/attrib.py Evidence), the residue table, and the
+RUN/attrib.txt (bench/attrib_evidence.py Evidence), the residue table, and the
 sections REPORT.md and DECISION.md render from it, on the hand-made
 attribution runs of tests/data/attrib-run/ (N = 10 I/Os; the cache run
 N = 5).  The expected figures are worked out by hand in the comments."""
@@ -7,21 +7,24 @@ import contextlib
 import io
 import os
 import shutil
-import sys
 import tempfile
 import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 TOP = os.path.join(HERE, '..', '..')
-sys.path.insert(0, os.path.join(TOP, 'bench'))
-sys.path.insert(0, HERE)
 DATA = os.path.join(HERE, '..', 'data')
 RUNS = os.path.join(DATA, 'attrib-run')
 
-import attrib  # noqa: E402
-import decision  # noqa: E402
-import report  # noqa: E402
-from test_model import make_run  # noqa: E402
+from bench import attrib_counts  # noqa: E402
+from bench import attrib_evidence  # noqa: E402
+from bench import attrib_fold  # noqa: E402
+from bench import decision  # noqa: E402
+from bench import decision_lib  # noqa: E402
+from bench import decision_memory  # noqa: E402
+from bench import decision_rules  # noqa: E402
+from bench import report  # noqa: E402
+from bench import report_lib  # noqa: E402
+from tests.host.test_model import make_run  # noqa: E402
 
 LINKS = ('# fixture\ninsns ../attr/insns\nrepeat ../attr/cache\ncache ../attr/cache\n'
          'resolution 0.5 a fixture figure\n')
@@ -36,11 +39,11 @@ class Fixture(unittest.TestCase):
     def setUp(self):
         self.tmp = tempfile.mkdtemp(prefix='attrib-report-test-')
         shutil.copytree(RUNS, os.path.join(self.tmp, 'attr'))
-        self.residue = attrib.RESIDUE
-        attrib.RESIDUE = os.path.join(self.tmp, 'attr', 'residue.txt')
+        self.residue = attrib_evidence.RESIDUE
+        attrib_evidence.RESIDUE = os.path.join(self.tmp, 'attr', 'residue.txt')
 
     def tearDown(self):
-        attrib.RESIDUE = self.residue
+        attrib_evidence.RESIDUE = self.residue
         shutil.rmtree(self.tmp)
 
     def bench_run(self, name='run', links=LINKS):
@@ -51,7 +54,7 @@ class Fixture(unittest.TestCase):
             ios[('fake', 'sg_ring', p)] = [18708, 18709, 18703, 18712]
         run = make_run(self.tmp, name, ios, pts, ('fake',), extra_meta=KERNELS)
         if links is not None:
-            with open(os.path.join(run, attrib.LINKS), 'w') as f:
+            with open(os.path.join(run, attrib_evidence.LINKS), 'w') as f:
                 f.write(links)
         return run
 
@@ -63,7 +66,7 @@ class Fixture(unittest.TestCase):
 class EvidenceTest(Fixture):
     def test_reads_the_runs_attrib_txt_names(self):
         run = self.bench_run()
-        ev = attrib.Evidence(run, ['randread-4k-qd1', 'randread-64k-qd1', 'randread-4k-qd32'])
+        ev = attrib_evidence.Evidence(run, ['randread-4k-qd1', 'randread-64k-qd1', 'randread-4k-qd32'])
         a = ev.insns[('fake', 'randread-4k-qd1')]['sg_table']
         b = ev.insns[('fake', 'randread-4k-qd1')]['sg_ring']
         self.assertEqual(a['__blk_rq_map_sg'], 117.0)      # (1270 - 100) / 10
@@ -81,8 +84,8 @@ class EvidenceTest(Fixture):
         self.assertEqual(ev.model, 'L1I=32KiB/8way,L1D=32KiB/8way,L2=1MiB/16way,line=64B,LRU')
 
     def test_kernels_against_the_runs(self):
-        ev = attrib.Evidence(self.bench_run(), None)
-        from model import read_kv
+        ev = attrib_evidence.Evidence(self.bench_run(), None)
+        from bench.readers import read_kv
         got = {(v, se): verdict for v, se, _, _, verdict in ev.kernels(read_kv(os.path.join(self.tmp, 'run', 'meta.txt')))}
         self.assertEqual(got[('sg_table', 'aaaa1111')], "this run's series")
         self.assertEqual(got[('sg_ring', 'cccc3333')], "this run's series")
@@ -98,11 +101,11 @@ class EvidenceTest(Fixture):
 
     def test_a_path_that_is_not_an_attribution_run_is_an_error(self):
         run = self.bench_run(links='insns ../nowhere\n')
-        self.check_dies(lambda: attrib.Evidence(run), ['../nowhere', 'no raw/'])
+        self.check_dies(lambda: attrib_evidence.Evidence(run), ['../nowhere', 'no raw/'])
 
     def test_the_same_point_from_two_runs_is_an_error(self):
         run = self.bench_run(links='insns ../attr/insns\ninsns ../attr/cache\n')
-        self.check_dies(lambda: attrib.Evidence(run), ['randread-4k-qd1', 'two insns runs'])
+        self.check_dies(lambda: attrib_evidence.Evidence(run), ['randread-4k-qd1', 'two insns runs'])
 
     def test_residue_classes_are_checked(self):
         path = os.path.join(self.tmp, 'classes.txt')
@@ -111,15 +114,15 @@ class EvidenceTest(Fixture):
                             ('mystery\tx\tf\twhy\n', ['CLASS one of'])):
             with open(path, 'w') as f:
                 f.write(text)
-            self.check_dies(lambda: attrib.read_residue_classes(path), words)
+            self.check_dies(lambda: attrib_evidence.read_residue_classes(path), words)
 
 
 class ResidueTest(Fixture):
     def test_items_and_remainder_sum_to_the_whole_difference(self):
-        ev = attrib.Evidence(self.bench_run(), None)
+        ev = attrib_evidence.Evidence(self.bench_run(), None)
         a = ev.insns[('fake', 'randread-4k-qd1')]['sg_table']
         b = ev.insns[('fake', 'randread-4k-qd1')]['sg_ring']
-        res = attrib.residue(a, b, attrib.read_residue_classes(attrib.RESIDUE))
+        res = attrib_evidence.residue(a, b, attrib_evidence.read_residue_classes(attrib_evidence.RESIDUE))
         # mapping: 142 - 117 - 5; head setup: 30 - 22 + (71 - 61); the item
         # whose function ran at neither kernel is left out
         self.assertEqual([(it[1], it[0], round(it[4], 6)) for it in res['items']],
@@ -129,7 +132,7 @@ class ResidueTest(Fixture):
                          [(6.0, 'sd_init_command'), (1.2, '__rmqueue_pcplist')])
         self.assertAlmostEqual(res['total'], 45.2)
         self.assertAlmostEqual(res['classified'] + res['rest'], res['total'])
-        text = attrib.residue_summary(res, sum(a.values()), (0.5, 'x'))
+        text = attrib_evidence.residue_summary(res, sum(a.values()), (0.5, 'x'))
         self.assertIn('The items sum to +38.0 (inherent +20.0, incidental +18.0, measurement 0.0); the remainder '
                       'is +7.2; together +45.2', text)
         # 0.5 % of 387 is 1.935: the remainder is 3.7 times that
@@ -144,19 +147,19 @@ class ResidueTest(Fixture):
         # misspelt name would silently leave its cost to the remainder):
         # tests/data/attrib-ref-4k holds that run's randread-4k-qd1 counts
         # (results/attrib-20261205-layout, ref-icount-4's insns run)
-        attrib.RESIDUE = self.residue
+        attrib_evidence.RESIDUE = self.residue
         ref = os.path.join(DATA, 'attrib-ref-4k')
-        ev = attrib.Evidence(ref, ['randread-4k-qd1'])
+        ev = attrib_evidence.Evidence(ref, ['randread-4k-qd1'])
         self.assertEqual(sorted(ev.insns), [('fake', 'randread-4k-qd1'), ('real', 'randread-4k-qd1')])
         ran = set()
         for per in ev.insns.values():
             for pio in per.values():
                 ran.update(pio)
-        for cls, label, fns, _ in attrib.read_residue_classes():
+        for cls, label, fns, _ in attrib_evidence.read_residue_classes():
             for fn in fns:
                 self.assertIn(fn, ran, f'{label}: {fn} did not run at 4k in either kernel')
         for (d, p), per in ev.insns.items():
-            res = attrib.residue(per['sg_table'], per['sg_ring'], attrib.read_residue_classes())
+            res = attrib_evidence.residue(per['sg_table'], per['sg_ring'], attrib_evidence.read_residue_classes())
             self.assertAlmostEqual(res['classified'] + res['rest'], res['total'], places=6)
 
 
@@ -226,8 +229,8 @@ class RingArraysTest(unittest.TestCase):
                  ('iommu', 'iommu-strict', 'randread-1M-qd1'): c(8.0, 16.0)}
         ev = types.SimpleNamespace(calls=calls)
         pairs = [(k[1], k[2]) for k in calls]
-        self.assertEqual(decision.ring_arrays(ev, pairs), 2.0)
-        self.assertIsNone(decision.ring_arrays(types.SimpleNamespace(calls={}), pairs))
+        self.assertEqual(decision_memory.ring_arrays(ev, pairs), 2.0)
+        self.assertIsNone(decision_memory.ring_arrays(types.SimpleNamespace(calls={}), pairs))
 
 
 class ContiguousTest(Fixture):
@@ -285,7 +288,7 @@ class RenderTest(Fixture):
         # the long tables are in REPORT-appendix.md, linked from REPORT.md
         self.assertNotIn('## Appendix', text)
         self.assertIn('[appendix](REPORT-appendix.md#the-functions-behind-the-instruction-differences)', text)
-        text = self.read(run, report.APPENDIX)
+        text = self.read(run, report_lib.APPENDIX)
         self.assertIn('## The functions behind the instruction differences', text)
         self.assertIn('| `blk_rq_map_sg_ring` | map | 0.0 | 142 | +142 |', text)
         self.assertIn('| `blk_rq_map_sg_ring` | map | 0.0 | 8.0 | +8.0 |', text)
@@ -296,7 +299,7 @@ class RenderTest(Fixture):
         pts = ('randread-4k-qd1', 'randwrite-4k-qd1')
         ios = {('fake', v, p): [18925, 18920, 18924] for v in ('sg_table', 'sg_ring') for p in pts}
         run = make_run(self.tmp, 'w', ios, pts, ('fake',), extra_meta=KERNELS)
-        with open(os.path.join(run, attrib.LINKS), 'w') as f:
+        with open(os.path.join(run, attrib_evidence.LINKS), 'w') as f:
             f.write('insns ../attr/insns\n')
         report.Report(run).write(plots=False)
         text = self.read(run, 'REPORT.md')
@@ -320,10 +323,10 @@ class RenderTest(Fixture):
     def render(self, run):
         """DECISION.md and its appendix (the rows in full, the tables), one text."""
         decision.Decision(run).write()
-        return self.read(run, 'DECISION.md') + self.read(run, decision.APPENDIX)
+        return self.read(run, 'DECISION.md') + self.read(run, decision_rules.APPENDIX)
 
     def test_decision_is_the_same_first_or_last_and_in_any_folder(self):
-        roles, decision.ROLES = decision.ROLES, decision.ROLES[:1]
+        roles, decision_rules.ROLES = decision_rules.ROLES, decision_rules.ROLES[:1]
         try:
             a = self.decision_run('one')
             first = self.render(a)
@@ -331,7 +334,7 @@ class RenderTest(Fixture):
             self.assertEqual(first, self.render(a))
             self.assertEqual(first, self.render(self.decision_run('another-name')))
         finally:
-            decision.ROLES = roles
+            decision_rules.ROLES = roles
         self.assertIn('| Instructions per I/O, exact (insncount TCG plugin, icount; randread qd1) | sg_table at '
                       '4k, 64k | sg_ring - sg_table per I/O at 2 (device, point) pairs: fake +11.68 %',
                       first)
@@ -349,10 +352,10 @@ class RenderTest(Fixture):
 
     def test_counted_at_says_every_point_only_when_all_are_counted(self):
         pts = ['randread-4k-qd1', 'randread-4k-qd32']
-        self.assertEqual(decision.counted_at(pts, pts), 'at every point of the run (2)')
-        self.assertEqual(decision.counted_at(pts, pts + ['read-4k-qd1']), 'at every point of the run (2)')
-        self.assertEqual(decision.counted_at(pts, pts[:1]), 'only at randread-4k-qd1')
-        self.assertEqual(decision.counted_at(pts, []), 'at no point')
+        self.assertEqual(decision_lib.counted_at(pts, pts), 'at every point of the run (2)')
+        self.assertEqual(decision_lib.counted_at(pts, pts + ['read-4k-qd1']), 'at every point of the run (2)')
+        self.assertEqual(decision_lib.counted_at(pts, pts[:1]), 'only at randread-4k-qd1')
+        self.assertEqual(decision_lib.counted_at(pts, []), 'at no point')
 
     def test_same_layout_counts_pairs_whose_bvecs_agree_in_both_runs_and_kernels(self):
         class Ev:
@@ -360,32 +363,32 @@ class RenderTest(Fixture):
                      ('insns', 'fake', 'b'): {'sg_table': (1.0, 1.0), 'sg_ring': (2.0, 3.0)},
                      ('insns', 'fake', 'c'): {'sg_table': (5.0, 5.0), 'sg_ring': (4.0, 4.0)}}
         pairs = [('fake', 'a'), ('fake', 'b'), ('fake', 'c'), ('real', 'a')]
-        self.assertEqual(decision.same_layout(Ev, pairs), '; the same buffer layout (bvecs per I/O) in both '
+        self.assertEqual(decision_lib.same_layout(Ev, pairs), '; the same buffer layout (bvecs per I/O) in both '
                          'runs and on both kernels at 1 of the 4 (device, point) pairs')
         Ev.bvecs = {}
-        self.assertEqual(decision.same_layout(Ev, pairs), '')
+        self.assertEqual(decision_lib.same_layout(Ev, pairs), '')
 
     def test_decision_names_the_point_of_a_cache_figure_when_a_size_has_two(self):
         # the same cache fold at randread-4k-qd32 too: "fake 4k" would name two points
         for var in ('sg_table', 'sg_ring'):
             d = os.path.join(self.tmp, 'attr', 'cache', 'raw', 'fake', var)
             shutil.copy(os.path.join(d, 'randread-4k-qd1.cache.tsv'), os.path.join(d, 'randread-4k-qd32.cache.tsv'))
-        roles, decision.ROLES = decision.ROLES, decision.ROLES[:1]
+        roles, decision_rules.ROLES = decision_rules.ROLES, decision_rules.ROLES[:1]
         try:
             text = self.render(self.decision_run('two-cache-points'))
         finally:
-            decision.ROLES = roles
+            decision_rules.ROLES = roles
         self.assertIn('L1I/L1D/L2 misses per I/O: fake randread-4k-qd1 +2.0/+1.0/-1.0, '
                       'fake randread-4k-qd32 +2.0/+1.0/-1.0', text)
 
     def test_decision_without_attribution_keeps_the_old_caveat(self):
-        roles, decision.ROLES = decision.ROLES, decision.ROLES[:1]
+        roles, decision_rules.ROLES = decision_rules.ROLES, decision_rules.ROLES[:1]
         try:
             run = self.decision_run('plain')
-            os.remove(os.path.join(run, attrib.LINKS))
+            os.remove(os.path.join(run, attrib_evidence.LINKS))
             text = self.render(run)
         finally:
-            decision.ROLES = roles
+            decision_rules.ROLES = roles
         self.assertIn('no caches are modelled', text)
         self.assertNotIn('Instructions per I/O, exact', text)
 
@@ -403,7 +406,7 @@ class IommuClassTest(Fixture):
         src = os.path.join(self.tmp, 'attr', name)
         for var, c in counts.items():
             out = os.path.join(src, 'raw', 'iommu-strict', var)
-            attrib.fold(os.path.join(self.IOMMU_DATA, c), os.path.join(self.IOMMU_DATA, 'System.map'),
+            attrib_fold.fold(os.path.join(self.IOMMU_DATA, c), os.path.join(self.IOMMU_DATA, 'System.map'),
                         os.path.join(self.IOMMU_DATA, 'kallsyms'), os.path.join(self.IOMMU_DATA, 'points'), out)
         with open(os.path.join(src, 'meta.txt'), 'w') as f:
             f.write('device_iommu-strict megasas behind intel-iommu, iommu.strict=1\n'
@@ -419,7 +422,7 @@ class IommuClassTest(Fixture):
         return run
 
     def test_evidence_reads_the_iommu_runs(self):
-        ev = attrib.Evidence(self.iommu_bench_run('run'), None)
+        ev = attrib_evidence.Evidence(self.iommu_bench_run('run'), None)
         self.assertEqual(ev.pairs(ev.iommu, list(ev.devices)), [('iommu-strict', 'randread-64k-qd1')])
         # the lazy device is described but was not run: only iommu-strict
         self.assertEqual(ev.devices, {'iommu-strict': 'megasas behind intel-iommu, iommu.strict=1'})
@@ -428,14 +431,14 @@ class IommuClassTest(Fixture):
         self.assertEqual(ev.n[('iommu-repeat', 'iommu-strict', 'randread-64k-qd1', 'sg_ring')], 10)
 
     def test_report_and_decision_carry_the_iommu_class(self):
-        roles, decision.ROLES = decision.ROLES, decision.ROLES[:1]
+        roles, decision_rules.ROLES = decision_rules.ROLES, decision_rules.ROLES[:1]
         try:
             run = self.iommu_bench_run('run')
             report.Report(run).write(plots=False)
             text = self.read(run, 'REPORT.md')
             dec = self.render(run)
         finally:
-            decision.ROLES = roles
+            decision_rules.ROLES = roles
         self.assertIn('## Behind an IOMMU: instructions and IOMMU work per I/O (QEMU intel-iommu)', text)
         self.assertIn('- iommu-strict: megasas behind intel-iommu, iommu.strict=1', text)
         # DMA phase 160.5 against 185.5 (+25.0, 15.58 %); the repeat run has
@@ -478,7 +481,7 @@ class PageCrossTest(unittest.TestCase):
                         '\tnop\n\tret\n\t.size f, .-f\n')
             import subprocess
             subprocess.run(['as', '-o', os.path.join(tmp, 'pc.o'), src], check=True)
-            got = attrib.page_cross(os.path.join(tmp, 'pc.o'), ['f', 'pad'])
+            got = attrib_fold.page_cross(os.path.join(tmp, 'pc.o'), ['f', 'pad'])
             # f at 0xffa: nop, nop, then the 10-byte movabs from 0xffc to 0x1005
             self.assertEqual(got[0][:2], ('f', 0xffa))
             self.assertEqual([(a, n) for a, n, _ in got[0][2]], [(0xffc, 10)])
@@ -493,7 +496,7 @@ class OrderTest(unittest.TestCase):
         # changes from one Python process to the next (string hashing)
         a = {'zeta': 1.0, 'alpha': 1.0, 'mid': 0.0}
         b = {'zeta': 6.0, 'alpha': 6.0, 'mid': -5.0, 'new': 2.0}
-        self.assertEqual(attrib.differences(a, b), [(5.0, 'alpha'), (-5.0, 'mid'), (5.0, 'zeta'), (2.0, 'new')])
+        self.assertEqual(attrib_counts.differences(a, b), [(5.0, 'alpha'), (-5.0, 'mid'), (5.0, 'zeta'), (2.0, 'new')])
 
 
 if __name__ == '__main__':

@@ -6,7 +6,6 @@ import functools
 import os
 import shutil
 import subprocess
-import sys
 import tempfile
 import unittest
 
@@ -15,8 +14,7 @@ TOP = os.path.abspath(os.path.join(HERE, '..', '..'))
 # ref-icount-2's ns_per_io rows of points.csv (the run itself is in git
 # history: results/INDEX.md)
 REF = os.path.join(TOP, 'tests', 'data', 'ref-icount-2-ns-per-io.csv')
-sys.path.insert(0, os.path.join(TOP, 'bench'))
-import model  # noqa: E402
+from bench import readers  # noqa: E402
 
 
 def sh(*args):
@@ -231,7 +229,7 @@ class GuestJobTest(unittest.TestCase):
         self.assertIn("unknown extra 'slub' of point read-4k-qd1", err)
 
     def steps(self):
-        return model.read_steps(os.path.join(self.tmp, 'out', 'results.ktap'))
+        return readers.read_steps(os.path.join(self.tmp, 'out', 'results.ktap'))
 
     def test_steps_are_ktap_read_by_kunit_parser(self):
         st, err, _ = self.guest(job('fake', 'sg_ring', 1))

@@ -15,15 +15,14 @@ import tempfile
 import unittest
 
 TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-TOOL = os.path.join(TOP, 'tests', 'check_guest.py')
 DATA = os.path.join(TOP, 'tests', 'data')
 
 
 def verdicts(fixture, *args):
     with tempfile.TemporaryDirectory() as tmp:
         shutil.copytree(os.path.join(DATA, fixture), os.path.join(tmp, 'share', 'out'))
-        res = subprocess.run(['/usr/bin/python3', TOOL, tmp, 'p', *args],
-                             capture_output=True, text=True, check=True)
+        res = subprocess.run(['/usr/bin/python3', '-m', 'tests.check_guest', tmp, 'p', *args],
+                             capture_output=True, text=True, check=True, cwd=TOP)
     return {line.split('\t')[0]: line.split('\t')[1] for line in res.stdout.splitlines()}
 
 
@@ -55,8 +54,8 @@ class WholeRequests(unittest.TestCase):
         self.assertEqual(v['p/smoke/whole-requests-1M'], 'failed')
 
     def test_a_limit_that_is_no_number_is_refused(self):
-        res = subprocess.run(['/usr/bin/python3', TOOL, '/nonexistent', 'p', '--seg-limit=many'],
-                             capture_output=True, text=True)
+        res = subprocess.run(['/usr/bin/python3', '-m', 'tests.check_guest', '/nonexistent', 'p', '--seg-limit=many'],
+                             capture_output=True, text=True, cwd=TOP)
         self.assertNotEqual(res.returncode, 0)
         self.assertIn('whole number of segments', res.stderr)
 

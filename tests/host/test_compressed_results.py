@@ -1,22 +1,21 @@
 """Host-side tests of the inputs a committed run keeps gzipped
 (results/INDEX.md): an attribution run's <point>.tsv.gz and
-<point>.cache.tsv.gz (bench/attrib.py load), a boot's kallsyms.gz and an
-inflight trace's trace_pipe_raw.gz (bench/model.py open_data) read the
+<point>.cache.tsv.gz (bench/attrib_counts.py load), a boot's kallsyms.gz and an
+inflight trace's trace_pipe_raw.gz (bench/readers.py open_data) read the
 same as the plain files."""
 import gzip
 import os
 import shutil
-import sys
 import tempfile
 import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 TOP = os.path.join(HERE, '..', '..')
-sys.path.insert(0, os.path.join(TOP, 'bench'))
 DATA = os.path.join(HERE, '..', 'data')
 
-import attrib  # noqa: E402
-import model  # noqa: E402
+from bench import attrib_counts  # noqa: E402
+from bench import readers  # noqa: E402
+from bench import tracefs  # noqa: E402
 
 
 def gzip_file(path):
@@ -43,7 +42,7 @@ class CompressedTest(unittest.TestCase):
                     gzip_file(os.path.join(root, fn))
                     n += 1
         self.assertEqual(n, 4)     # two .tsv and two .cache.tsv
-        plain, got = attrib.load(src), attrib.load(run)
+        plain, got = attrib_counts.load(src), attrib_counts.load(run)
         self.assertEqual(got[0], plain[0])
         self.assertEqual(got[1], plain[1])
         self.assertTrue(got[0] and got[1])
@@ -51,10 +50,10 @@ class CompressedTest(unittest.TestCase):
     def test_kallsyms_gz(self):
         path = os.path.join(self.tmp, 'kallsyms')
         shutil.copy(os.path.join(DATA, 'attrib-iommu', 'kallsyms'), path)
-        plain = model.read_kallsyms(path)
+        plain = readers.read_kallsyms(path)
         gzip_file(path)
         self.assertTrue(plain)
-        self.assertEqual(model.read_kallsyms(path), plain)
+        self.assertEqual(readers.read_kallsyms(path), plain)
 
     def test_trace_pipe_raw_gz(self):
         src = os.path.join(DATA, 'inflight-trace')
@@ -64,12 +63,12 @@ class CompressedTest(unittest.TestCase):
         os.makedirs(cpu)
         shutil.copy(os.path.join(src, 'sg_table-read-1M-qd32', 'stats'), cpu)
         shutil.copy(os.path.join(src, 'sg_table-read-1M-qd32', 'trace_pipe_raw.gz'), cpu)
-        got = model.read_inflight(self.tmp, 'p')
+        got = tracefs.read_inflight(self.tmp, 'p')
         with gzip.open(os.path.join(cpu, 'trace_pipe_raw.gz')) as f, \
                 open(os.path.join(cpu, 'trace_pipe_raw'), 'wb') as g:
             g.write(f.read())
         os.remove(os.path.join(cpu, 'trace_pipe_raw.gz'))
-        self.assertEqual(got, model.read_inflight(self.tmp, 'p'))
+        self.assertEqual(got, tracefs.read_inflight(self.tmp, 'p'))
         self.assertEqual(got['inflight'], 32)
 
 

@@ -3,18 +3,20 @@ and the renderer (bench/decision.py) on a small fixture run."""
 import os
 import shutil
 import subprocess
-import sys
 import tempfile
 import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, '..', '..', 'bench'))
-sys.path.insert(0, HERE)
 DATA = os.path.join(HERE, '..', 'data')
 RUN = os.path.join(DATA, 'decision-run')
 
-import decision  # noqa: E402
-from tracewriter import Guest, TraceWriter  # noqa: E402
+from bench import decision  # noqa: E402
+from bench import decision_collect  # noqa: E402
+from bench import decision_lib  # noqa: E402
+from bench import decision_memory  # noqa: E402
+from bench import decision_parse  # noqa: E402
+from bench import decision_rules  # noqa: E402
+from tests.host.tracewriter import Guest, TraceWriter  # noqa: E402
 
 
 def raw(name):
@@ -25,31 +27,31 @@ def raw(name):
 class PoolPolicyTest(unittest.TestCase):
     def test_sg_table_chunks_lose_one_entry_to_the_chain_link(self):
         # inline 2 (1 entry + the chain link), then 127 + link per full chunk
-        self.assertEqual(decision.chunks_sg_table(2, 2, 128), [])
-        self.assertEqual(decision.chunks_sg_table(3, 2, 128), [2])
-        self.assertEqual(decision.chunks_sg_table(129, 2, 128), [128])
-        self.assertEqual(decision.chunks_sg_table(130, 2, 128), [128, 2])
-        self.assertEqual(decision.chunks_sg_table(1024, 2, 128), [128] * 8 + [7])
+        self.assertEqual(decision_memory.chunks_sg_table(2, 2, 128), [])
+        self.assertEqual(decision_memory.chunks_sg_table(3, 2, 128), [2])
+        self.assertEqual(decision_memory.chunks_sg_table(129, 2, 128), [128])
+        self.assertEqual(decision_memory.chunks_sg_table(130, 2, 128), [128, 2])
+        self.assertEqual(decision_memory.chunks_sg_table(1024, 2, 128), [128] * 8 + [7])
 
     def test_sg_table_without_inline_chunk_allocates_the_first_too(self):
-        self.assertEqual(decision.chunks_sg_table(300, 0, 128), [128, 128, 46])
+        self.assertEqual(decision_memory.chunks_sg_table(300, 0, 128), [128, 128, 46])
 
     def test_sg_ring_arrays_after_the_inline_head(self):
-        self.assertEqual(decision.chunks_sg_ring(2, 2, 127), [])
-        self.assertEqual(decision.chunks_sg_ring(129, 2, 127), [127])
-        self.assertEqual(decision.chunks_sg_ring(1024, 2, 127), [127] * 8 + [6])
+        self.assertEqual(decision_memory.chunks_sg_ring(2, 2, 127), [])
+        self.assertEqual(decision_memory.chunks_sg_ring(129, 2, 127), [127])
+        self.assertEqual(decision_memory.chunks_sg_ring(1024, 2, 127), [127] * 8 + [6])
 
     def test_smallest_pool_that_holds_the_chunk(self):
         pools = {7: 256, 15: 512, 127: 4096}
-        self.assertEqual(decision.pool_for(7, pools), 7)
-        self.assertEqual(decision.pool_for(8, pools), 15)
+        self.assertEqual(decision_memory.pool_for(7, pools), 7)
+        self.assertEqual(decision_memory.pool_for(8, pools), 15)
         with self.assertRaises(ValueError):
-            decision.pool_for(128, pools)
+            decision_memory.pool_for(128, pools)
 
     def test_memory_rows_from_real_struct_sizes(self):
-        sizes = decision.parse_sizes(raw('sizes-sg_table.txt'))
+        sizes = decision_parse.parse_sizes(raw('sizes-sg_table.txt'))
         pools = {8: 256, 16: 512, 32: 1024, 64: 2048, 128: 4096}
-        rows, inline = decision.memory_rows(sizes, pools, [1, 1024])
+        rows, inline = decision_memory.memory_rows(sizes, pools, [1, 1024])
         self.assertEqual(inline, 2 * sizes['sizeof_scatterlist'])
         fixed = sizes['sizeof_scsi_cmnd'] + inline
         self.assertEqual(rows[0][:4], (1, fixed, 0, fixed))
@@ -58,7 +60,7 @@ class PoolPolicyTest(unittest.TestCase):
 
 class ParserTest(unittest.TestCase):
     def test_numstat_and_churn_classes(self):
-        c = decision.churn(decision.parse_numstat(raw('numstat-sg_ring.txt')))
+        c = decision_parse.churn(decision_parse.parse_numstat(raw('numstat-sg_ring.txt')))
         # blk-integrity.c, a binary file and dma-iommu.c (the DMA API's
         # IOMMU implementation, series 0028-0030, is API, not "other")
         self.assertEqual(c['API'], [3, 230, 10])
@@ -69,17 +71,17 @@ class ParserTest(unittest.TestCase):
         self.assertEqual(c['total'], [6, 947, 18])
 
     def test_pmccabe_line(self):
-        got = decision.parse_pmccabe('3\t3\t3\t1\t6\t/tmp/f.c(1): one\nnoise\n')
+        got = decision_parse.parse_pmccabe('3\t3\t3\t1\t6\t/tmp/f.c(1): one\nnoise\n')
         self.assertEqual(got, {'one': (3, 3, 3, 1, 6)})
 
     def test_api_calls_skip_comments_strings_keywords_and_itself(self):
-        bodies = decision.split_functions(raw('functions-base.c'))
+        bodies = decision_lib.split_functions(raw('functions-base.c'))
         body = bodies[('lib/sg_pool.c', 'sg_alloc_table_chained')]
-        self.assertEqual(decision.api_calls(body, 'sg_alloc_table_chained'),
+        self.assertEqual(decision_parse.api_calls(body, 'sg_alloc_table_chained'),
                          ['__sg_alloc_table', 'sg_init_table'])
 
     def test_ctags_drops_guards_and_asserts_and_names_fields_by_struct(self):
-        got = decision.parse_ctags(decision.ctags_json(raw('ctags-sg_ring.json')))
+        got = decision_parse.parse_ctags(decision_parse.ctags_json(raw('ctags-sg_ring.json')))
         names = [n for _, n in got]
         self.assertNotIn('_LINUX_SG_RING_H', names)
         self.assertNotIn('offsetof', names)
@@ -106,18 +108,18 @@ class ParserTest(unittest.TestCase):
                                 check=True, text=True).stdout
         finally:
             shutil.rmtree(tmp)
-        got = decision.parse_ctags(decision.ctags_json(js))
-        self.assertEqual(got, decision.parse_ctags(decision.ctags_xformat(
+        got = decision_parse.parse_ctags(decision_parse.ctags_json(js))
+        self.assertEqual(got, decision_parse.parse_ctags(decision_parse.ctags_xformat(
             ''.join('x.h|' + ln + '\n' for ln in tx.splitlines()))))
         self.assertEqual([n for _, n in got if not n.startswith('x::')],
                          ['x_free', 'x_len', 'x_for_each', 'x.num'])
         self.assertEqual(len([n for _, n in got if n.startswith('x::(anon)')]), 2)
 
     def test_sg_tablesize_values_resolved_or_reported_unknown(self):
-        ts = decision.parse_tablesize(raw('sg_tablesize-base.txt'))
+        ts = decision_parse.parse_tablesize(raw('sg_tablesize-base.txt'))
         self.assertNotIn('drivers/usb/host/xhci.c', [p for p, _, _ in ts])
-        defs = decision.parse_defines(raw('sg_tablesize-defines-base.txt'), {'SG_CHUNK_SIZE': 128})
-        got = {p: decision.resolve(v, p, defs) for p, _, v in ts}
+        defs = decision_parse.parse_defines(raw('sg_tablesize-defines-base.txt'), {'SG_CHUNK_SIZE': 128})
+        got = {p: decision_parse.resolve(v, p, defs) for p, _, v in ts}
         self.assertEqual(got['drivers/ata/ahci.h'], 168)       # enum constant
         self.assertEqual(got['drivers/scsi/a.c'], 1)
         self.assertEqual(got['drivers/scsi/b.c'], 128)         # SG_ALL -> SG_CHUNK_SIZE
@@ -127,9 +129,9 @@ class ParserTest(unittest.TestCase):
         self.assertIsNone(got['drivers/scsi/e.c'])             # two definitions, no compiled value
 
     def test_int_eval_refuses_anything_but_arithmetic(self):
-        self.assertEqual(decision.int_eval('(0x10 << 2) + 1UL'), 65)
-        self.assertIsNone(decision.int_eval('__import__("os")'))
-        self.assertIsNone(decision.int_eval('a.b'))
+        self.assertEqual(decision_parse.int_eval('(0x10 << 2) + 1UL'), 65)
+        self.assertIsNone(decision_parse.int_eval('__import__("os")'))
+        self.assertIsNone(decision_parse.int_eval('a.b'))
 
 
 class RenderTest(unittest.TestCase):
@@ -137,20 +139,20 @@ class RenderTest(unittest.TestCase):
         self.tmp = tempfile.mkdtemp()
         self.run = os.path.join(self.tmp, 'run')
         shutil.copytree(RUN, self.run)
-        self.roles = decision.ROLES
-        decision.ROLES = [('allocate', 'API',
+        self.roles = decision_rules.ROLES
+        decision_rules.ROLES = [('allocate', 'API',
                            [('lib/sg_pool.c', 'sg_alloc_table_chained'), ('lib/scatterlist.c', '__sg_alloc_table')],
                            [('lib/sg_pool.c', '__sg_alloc_ring_chained')])]
 
     def tearDown(self):
-        decision.ROLES = self.roles
+        decision_rules.ROLES = self.roles
         shutil.rmtree(self.tmp)
 
     def render(self):
         """DECISION.md and its appendix (the rows in full, the tables), one text."""
         decision.Decision(self.run).write()
         with open(os.path.join(self.run, 'DECISION.md')) as f, \
-                open(os.path.join(self.run, decision.APPENDIX)) as g:
+                open(os.path.join(self.run, decision_rules.APPENDIX)) as g:
             return f.read() + g.read()
 
     def test_summary_is_computed_from_the_evidence(self):
@@ -249,7 +251,7 @@ class RolesTest(unittest.TestCase):
             src = os.path.join(top, 'build', v, 'src')
             if not os.path.isdir(src):
                 self.skipTest(f'build/{v}/src is not there: make build first')
-            for role in decision.ROLES:
+            for role in decision_rules.ROLES:
                 for path, fn in role[col]:
                     out = subprocess.run(['ctags', '--output-format=json', '--kinds-C=f', '-o', '-',
                                           os.path.join(src, path)],
@@ -267,7 +269,7 @@ class CollectTest(unittest.TestCase):
             with open(os.path.join(rdir, 'run.info'), 'w') as f:
                 f.write('variant sg_ring\nseries_sha256 ' + '0' * 64 + '\n')
             with self.assertRaises(SystemExit) as cm:
-                decision.collect(tmp)
+                decision_collect.collect(tmp)
             self.assertIn('measured with another sg_ring series', str(cm.exception))
         finally:
             shutil.rmtree(tmp)

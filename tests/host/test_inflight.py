@@ -1,4 +1,4 @@
-"""Host-side tests of the memory-in-flight measurement: bench/model.py's
+"""Host-side tests of the memory-in-flight measurement: bench/tracefs.py's
 reader of the guest's ring buffer pages (read_trace) and its exact count
 of the sg pool objects in use with commands in flight (read_inflight), on
 traces written by tracewriter.py and on a real one from a guest
@@ -6,18 +6,17 @@ traces written by tracewriter.py and on a real one from a guest
 exact count replaces."""
 import os
 import shutil
-import sys
 import tempfile
 import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
-sys.path.insert(0, os.path.join(HERE, '..', '..', 'bench'))
 DATA = os.path.join(HERE, '..', 'data')
 
-import decision  # noqa: E402
-import model  # noqa: E402
-from tracewriter import START, Guest, TraceWriter  # noqa: E402
+from bench import decision_memory  # noqa: E402
+from bench import decision_parse  # noqa: E402
+from bench import readers  # noqa: E402
+from bench import tracefs  # noqa: E402
+from tests.host.tracewriter import START, Guest, TraceWriter  # noqa: E402
 
 def trace(w):
     tmp = tempfile.mkdtemp(prefix='sgb-trace-')
@@ -40,7 +39,7 @@ class ReadTraceTest(unittest.TestCase):
         w.add(2_000_002_000, 0, 'scsi_dispatch_cmd_done', driver_tag=-1, data_sglen=1, result=0x70000,
               **dict(START, cmnd=bytes(range(80)), cmd_len=80))
         self.tmp = trace(w)
-        events, lost = model.read_trace(os.path.join(self.tmp, 'p.inflight'))
+        events, lost = tracefs.read_trace(os.path.join(self.tmp, 'p.inflight'))
         self.assertEqual(lost, 0)
         self.assertEqual([(e[0], e[1], e[2]) for e in events],
                          [(1_000, 0, 'kmem_cache_alloc'), (5_000, 1, 'kmem_cache_free'),
@@ -56,7 +55,7 @@ class ReadTraceTest(unittest.TestCase):
         for i in range(3000):
             w.add(1000 + i * 10, 0, 'kmem_cache_free', call_site=i, ptr=i, name='sgring-127')
         self.tmp = trace(w)
-        events, _ = model.read_trace(os.path.join(self.tmp, 'p.inflight'))
+        events, _ = tracefs.read_trace(os.path.join(self.tmp, 'p.inflight'))
         self.assertGreater(os.path.getsize(os.path.join(self.tmp, 'p.inflight', 'per_cpu', 'cpu0', 'trace_pipe_raw')),
                            20 * 4096)
         self.assertEqual([e[3]['call_site'] for e in events], list(range(3000)))
@@ -69,7 +68,7 @@ class ReadTraceTest(unittest.TestCase):
         w.missed_pages.add((0, 1))
         w.stats[0] = {'overrun': 3}
         self.tmp = trace(w)
-        _, lost = model.read_trace(os.path.join(self.tmp, 'p.inflight'))
+        _, lost = tracefs.read_trace(os.path.join(self.tmp, 'p.inflight'))
         self.assertEqual(lost, 4)
 
 
@@ -79,7 +78,7 @@ class InflightTest(unittest.TestCase):
 
     def measure(self, w):
         self.tmp = trace(w)
-        return model.read_inflight(self.tmp, 'p')
+        return tracefs.read_inflight(self.tmp, 'p')
 
     def test_1M_commands_exactly(self):
         # 256 segments on sg_table: 2 x sgpool-128 a command
@@ -104,7 +103,7 @@ class InflightTest(unittest.TestCase):
         x = self.measure(w)
         self.assertEqual(x['per_command_range'], (33024.0, 33024.0))
         self.assertEqual(x['inflight'], 4)
-        events, _ = model.read_trace(os.path.join(self.tmp, 'p.inflight'))
+        events, _ = tracefs.read_trace(os.path.join(self.tmp, 'p.inflight'))
         done = next(i for i, e in enumerate(events) if e[2] == 'scsi_dispatch_cmd_done')
         # just after the first done event: 4 commands' objects, 3 in flight,
         # 44032 B over each: not a steady moment
@@ -171,14 +170,14 @@ class RealTraceTest(unittest.TestCase):
         with gzip.open(os.path.join(src, 'trace_pipe_raw.gz')) as f, \
                 open(os.path.join(cpu, 'trace_pipe_raw'), 'wb') as g:
             g.write(f.read())
-        return model.read_inflight(self.tmp, 'p')
+        return tracefs.read_inflight(self.tmp, 'p')
 
     def computed(self, variant, segs, sizes):
         if variant == 'sg_ring':
-            prefix, ch, ents = 'sgring', decision.chunks_sg_ring(segs, 2, 127), (7, 15, 31, 63, 127)
+            prefix, ch, ents = 'sgring', decision_memory.chunks_sg_ring(segs, 2, 127), (7, 15, 31, 63, 127)
         else:
-            prefix, ch, ents = 'sgpool', decision.chunks_sg_table(segs, 2, 128), (8, 16, 32, 64, 128)
-        return sum(sizes[f'{prefix}-{decision.pool_for(k, dict.fromkeys(ents))}'] for k in ch)
+            prefix, ch, ents = 'sgpool', decision_memory.chunks_sg_table(segs, 2, 128), (8, 16, 32, 64, 128)
+        return sum(sizes[f'{prefix}-{decision_memory.pool_for(k, dict.fromkeys(ents))}'] for k in ch)
 
     def test_sg_table_1M_at_queue_depth_32(self):
         x = self.measure('sg_table-read-1M-qd32')
@@ -213,19 +212,19 @@ class OldSlabGrowthTest(unittest.TestCase):
 
     def test_the_old_figure_fails_the_exact_rule(self):
         out = os.path.join(DATA, 'inflight-slab')
-        base = model.read_slabinfo(os.path.join(out, 'read-1M-qd32.inflight.slab0'))
-        peak = model.read_slabinfo(os.path.join(out, 'read-1M-qd32.inflight.slabinfo'))
+        base = readers.read_slabinfo(os.path.join(out, 'read-1M-qd32.inflight.slab0'))
+        peak = readers.read_slabinfo(os.path.join(out, 'read-1M-qd32.inflight.slabinfo'))
         with open(os.path.join(out, 'read-1M-qd32.inflight.inflight')) as f:
             n = int(f.read())
         grown = sum((x['active'] - base[k]['active']) * x['objsize'] for k, x in peak.items())
         with open(os.path.join(DATA, 'decision-run', 'raw', 'decision', 'sizes-sg_table.txt')) as f:
-            sizes = decision.parse_sizes(f.read())
-        pools = decision.pool_sizes(peak, 'sgpool')
-        computed = decision.memory_rows(sizes, pools, [256])[0][0][2]
+            sizes = decision_parse.parse_sizes(f.read())
+        pools = decision_memory.pool_sizes(peak, 'sgpool')
+        computed = decision_memory.memory_rows(sizes, pools, [256])[0][0][2]
         self.assertEqual((n, grown / n, computed), (32, 6144.0, 8192))
         # the model no longer reads them as a measurement
-        self.assertIsNone(model.read_inflight(out, 'read-1M-qd32'))
-        self.assertTrue(model.inflight_slab_only(out, 'read-1M-qd32'))
+        self.assertIsNone(tracefs.read_inflight(out, 'read-1M-qd32'))
+        self.assertTrue(tracefs.inflight_slab_only(out, 'read-1M-qd32'))
 
 
 if __name__ == '__main__':

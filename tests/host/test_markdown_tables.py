@@ -10,19 +10,19 @@ cells under a header of four: its link was dropped."""
 import os
 import re
 import shutil
-import sys
 import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, '..', '..', 'bench'))
-sys.path.insert(0, HERE)
 
-import attrib  # noqa: E402
-import decision  # noqa: E402
-import mdtable  # noqa: E402
-import report  # noqa: E402
-import test_attrib_report as tar  # noqa: E402  (a module, so its tests are not collected twice)
-from test_model import make_run  # noqa: E402
+from bench import attrib_evidence  # noqa: E402
+from bench import attrib_fold  # noqa: E402
+from bench import decision  # noqa: E402
+from bench import decision_rules  # noqa: E402
+from bench import mdtable  # noqa: E402
+from bench import report  # noqa: E402
+from bench import report_lib  # noqa: E402
+from tests.host import test_attrib_report as tar  # noqa: E402  (a module, so its tests are not collected twice)
+from tests.host.test_model import make_run  # noqa: E402
 
 DELIMITER = re.compile(r'^\|?\s*:?-+:?\s*(\|\s*:?-+:?\s*)*\|?\s*$')
 
@@ -106,24 +106,24 @@ class RenderedRun(tar.Fixture):
 
     def setUp(self):
         super().setUp()
-        self.roles, decision.ROLES = decision.ROLES, decision.ROLES[:1]
+        self.roles, decision_rules.ROLES = decision_rules.ROLES, decision_rules.ROLES[:1]
 
     def tearDown(self):
-        decision.ROLES = self.roles
+        decision_rules.ROLES = self.roles
         super().tearDown()
 
     def iommu_run(self, name, counts):
         src = os.path.join(self.tmp, 'attr', name)
         for dev in ('iommu-strict', 'iommu-lazy'):
             for var, c in counts.items():
-                attrib.fold(os.path.join(self.IOMMU_DATA, c), os.path.join(self.IOMMU_DATA, 'System.map'),
+                attrib_fold.fold(os.path.join(self.IOMMU_DATA, c), os.path.join(self.IOMMU_DATA, 'System.map'),
                             os.path.join(self.IOMMU_DATA, 'kallsyms'), os.path.join(self.IOMMU_DATA, 'points'),
                             os.path.join(src, 'raw', dev, var))
         with open(os.path.join(src, 'meta.txt'), 'w') as f:
             f.write(self.DEVICES)
 
     def run_dir(self):
-        with open(attrib.RESIDUE, 'a') as f:
+        with open(attrib_evidence.RESIDUE, 'a') as f:
             f.write('incidental\tpipe | in the label\tsd_init_command\tremovable by a | in the reason\n')
         self.iommu_run('iommu', {'sg_table': 'counts-sg_table.txt', 'sg_ring': 'counts-sg_ring.txt'})
         self.iommu_run('iommu2', {'sg_table': 'counts-sg_table.txt', 'sg_ring': 'counts-sg_ring.txt'})
@@ -136,7 +136,7 @@ class RenderedRun(tar.Fixture):
             ios[(d, 'sg_table', pts[2])] = [(473, 2461)] * 3
             ios[(d, 'sg_ring', pts[2])] = [(475, 2462), (475, 2461), (475, 2461)]
         run = make_run(self.tmp, 'run', ios, pts, ('real', 'fake'), extra_meta=tar.KERNELS)
-        with open(os.path.join(run, attrib.LINKS), 'w') as f:
+        with open(os.path.join(run, attrib_evidence.LINKS), 'w') as f:
             f.write(tar.LINKS + 'iommu ../attr/iommu\niommu-repeat ../attr/iommu2\n')
         shutil.copytree(os.path.join(tar.DATA, 'decision-run', 'raw', 'decision'),
                         os.path.join(run, 'raw', 'decision'))
@@ -150,13 +150,13 @@ class RenderedTablesTest(RenderedRun):
         run = self.run_dir()
         report.Report(run).write(plots=False)
         decision.Decision(run).write()
-        for name, least in (('REPORT.md', 8), ('DECISION.md', 2), (report.APPENDIX, 2), (decision.APPENDIX, 8)):
+        for name, least in (('REPORT.md', 8), ('DECISION.md', 2), (report_lib.APPENDIX, 2), (decision_rules.APPENDIX, 8)):
             text = self.read(run, name)
             found = tables(text)
             self.assertGreaterEqual(len(found), least, name)
             self.assertEqual(bad_rows(text), [], name)
         rep, dec = self.read(run, 'REPORT.md'), self.read(run, 'DECISION.md')
-        app = self.read(run, decision.APPENDIX)
+        app = self.read(run, decision_rules.APPENDIX)
         # what the fixture is there for: a one-observation cell, the pipes
         # of the residue item, the IOMMU row of two devices with its link
         self.assertIn('| randread-4M-qd32 | -0.41 %, one observation (floor 0.25 %) | -0.41 %, one observation', rep)

@@ -6,24 +6,26 @@ import math
 import os
 import shutil
 import statistics
-import sys
 import tempfile
 import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, '..', '..', 'bench'))
 DATA = os.path.join(HERE, '..', 'data')
 
-import decision  # noqa: E402
-import model  # noqa: E402
-import report  # noqa: E402
+from bench import decision  # noqa: E402
+from bench import decision_rules  # noqa: E402
+from bench import model  # noqa: E402
+from bench import readers  # noqa: E402
+from bench import stats  # noqa: E402
+from bench import report  # noqa: E402
+from bench import report_lib  # noqa: E402
 
 
 def fio_json(point, ios, ms, inflight=0, lat_ns=1000.0):
     """A fio json document of one point: IOS completed in MS; io_bytes also
     counts INFLIGHT I/Os (what fio does at queue depth > 1)."""
-    rw, bs, _ = model.split_point(point)
-    size = model.bs_bytes(bs)
+    rw, bs, _ = readers.split_point(point)
+    size = readers.bs_bytes(bs)
     d = {'io_bytes': (ios + inflight) * size, 'total_ios': ios, 'runtime': ms,
          'iops': ios * 1000.0 / ms, 'bw_bytes': (ios + inflight) * size * 1000 // ms,
          'lat_ns': {'mean': lat_ns, 'percentile': {'50.000000': 1000, '99.000000': 2000,
@@ -65,7 +67,7 @@ class MetricsTest(unittest.TestCase):
     def test_bandwidth_counts_completed_ios_not_io_bytes(self):
         # real write-4M-qd32 of ref-icount-2: 62 I/Os completed in 303 ms,
         # io_bytes 83 I/Os' worth (the ones in flight when the ramp ended)
-        row = model.read_fio(os.path.join(DATA, 'fio-write-4M-qd32-inflight.json'), 4 << 20)
+        row = readers.read_fio(os.path.join(DATA, 'fio-write-4M-qd32-inflight.json'), 4 << 20)
         self.assertEqual(row['ios'], 62)
         self.assertEqual(row['window_ms'], 303)
         self.assertAlmostEqual(row['bw_mib'], 62 * 4 * 1000 / 303.0)
@@ -73,9 +75,9 @@ class MetricsTest(unittest.TestCase):
         self.assertAlmostEqual(row['ns_per_io'], 303e6 / 62)
 
     def test_no_proc_stat_metric(self):
-        row = model.read_fio(os.path.join(DATA, 'fio-write-4M-qd32-inflight.json'), 4 << 20)
+        row = readers.read_fio(os.path.join(DATA, 'fio-write-4M-qd32-inflight.json'), 4 << 20)
         self.assertNotIn('cpu_ns_per_io', row)
-        self.assertNotIn('cpu_ns_per_io', [k for k, _, _ in report.METRICS])
+        self.assertNotIn('cpu_ns_per_io', [k for k, _, _ in report_lib.METRICS])
 
     def test_idle_loop_is_named_idle(self):
         tmp = tempfile.mkdtemp()
@@ -87,14 +89,14 @@ class MetricsTest(unittest.TestCase):
             txt = os.path.join(tmp, 'p.perf.txt')
             with open(txt, 'w') as f:
                 f.write('    17.11%  [k] __sched_text_end\n     4.00%  [k] sg_next\n')
-            top = model.read_perf(txt, model.idle_aliases(model.read_kallsyms(ks)))
+            top = readers.read_perf(txt, readers.idle_aliases(readers.read_kallsyms(ks)))
             self.assertEqual(top, [(17.11, 'idle loop (__sched_text_end)'), (4.0, 'sg_next')])
         finally:
             shutil.rmtree(tmp)
 
     def test_perf_report_with_field_separator(self):
         # perf report -q --stdio --no-children --sort sym -g none -t '|' (host perf 6.1)
-        top = model.read_perf(os.path.join(DATA, 'perf-report-t.txt'), {'pvm_irq_enable'})
+        top = readers.read_perf(os.path.join(DATA, 'perf-report-t.txt'), {'pvm_irq_enable'})
         self.assertEqual(top[0], (28.81, 'idle loop (pvm_irq_enable)'))
         self.assertEqual(top[1], (6.78, '0x000000000013f776'))
 
@@ -102,14 +104,14 @@ class MetricsTest(unittest.TestCase):
         # perf report -q --stdio --no-children --sort sym -F overhead,sym -g none -t '|'
         # (host perf 6.1, as bench/guest.sh runs it), and its first line
         # with a kernel symbol that is idle
-        top = model.read_perf(os.path.join(DATA, 'perf-report-F-t.txt'), {'PyErr_Format'})
+        top = readers.read_perf(os.path.join(DATA, 'perf-report-F-t.txt'), {'PyErr_Format'})
         self.assertEqual(top[0], (4.05, 'PyDict_SetDefault'))
         self.assertEqual(top[1], (1.35, 'idle loop (PyErr_Format)'))
         with open(os.path.join(DATA, 'perf-report-F-t.txt')) as f:
             self.assertEqual(len(top), sum(1 for ln in f if ln.strip()))
 
     def test_slabinfo_reads_slabs_and_objects_per_slab(self):
-        s = model.read_slabinfo(os.path.join(DATA, 'decision-run', 'raw', 'real', 'sg_ring', 'r1',
+        s = readers.read_slabinfo(os.path.join(DATA, 'decision-run', 'raw', 'real', 'sg_ring', 'r1',
                                              'share', 'out', 'read-4M-qd32.slabinfo'))
         self.assertTrue(s)
         for x in s.values():
@@ -119,32 +121,32 @@ class MetricsTest(unittest.TestCase):
 class StatisticsTest(unittest.TestCase):
     def test_identical_repeats_are_never_significant_nor_plus_minus_zero(self):
         # real read-4M-qd32 of ref-icount-2: 35 I/Os in every repeat, both kernels
-        c = model.paired([305e6 / 35] * 3, [305e6 / 35] * 3, model.quantum_floor(35, 305))
+        c = stats.paired([305e6 / 35] * 3, [305e6 / 35] * 3, stats.quantum_floor(35, 305))
         self.assertFalse(c.significant)
         self.assertIsNone(c.p)
         self.assertFalse(c.resolved)
         self.assertEqual(c.verdict(), 'not resolved')
-        self.assertIn('not resolved', report.cell(c))
+        self.assertIn('not resolved', report_lib.cell(c))
         self.assertGreater(c.floor, 2.8)          # one I/O in 35 is 2.86 %
 
     def test_constant_step_without_spread_is_not_significant(self):
-        model.holm([c := model.paired([100.0] * 3, [101.0] * 3, 0.01)])
+        stats.holm([c := stats.paired([100.0] * 3, [101.0] * 3, 0.01)])
         self.assertFalse(c.significant)
 
     def test_pairing_removes_the_repeat_effect(self):
         # the repeats differ by 10 % (order, layout), sg_ring is 1 % slower in each
         a = [100.0, 110.0, 105.0]
         b = [101.0, 111.05, 106.1]
-        c = model.paired(a, b, 0.01)
-        model.holm([c])
+        c = stats.paired(a, b, 0.01)
+        stats.holm([c])
         self.assertTrue(c.significant)
         self.assertAlmostEqual(c.mean, 1.0, places=1)
         self.assertLess(c.half, 0.2)
 
     def test_holm_over_many_comparisons(self):
-        comps = [model.paired([100.0, 100.0, 100.0], [101.0, 101.2, 100.8 + i * 0.01], 0.01) for i in range(3)]
-        comps += [model.paired([100.0, 100.0, 100.0], [100.5, 99.0, 101.6], 0.01) for _ in range(50)]
-        model.holm(comps)
+        comps = [stats.paired([100.0, 100.0, 100.0], [101.0, 101.2, 100.8 + i * 0.01], 0.01) for i in range(3)]
+        comps += [stats.paired([100.0, 100.0, 100.0], [100.5, 99.0, 101.6], 0.01) for _ in range(50)]
+        stats.holm(comps)
         ps = sorted(c.p for c in comps)
         self.assertLess(ps[0], 0.05)
         # Holm multiplies the smallest p by the number of tests
@@ -153,12 +155,12 @@ class StatisticsTest(unittest.TestCase):
         self.assertFalse(any(c.significant for c in comps[3:]))
 
     def test_difference_under_the_floor_is_not_significant(self):
-        c = model.paired([1000.0, 1010.0, 1005.0], [1001.0, 1011.1, 1006.0], 0.5)
-        model.holm([c])
+        c = stats.paired([1000.0, 1010.0, 1005.0], [1001.0, 1011.1, 1006.0], 0.5)
+        stats.holm([c])
         self.assertFalse(c.significant)
 
     def test_resolution_is_the_floor_or_the_detectable_effect(self):
-        c = model.paired([100.0, 100.0, 100.0], [101.0, 103.0, 99.0], 0.3)
+        c = stats.paired([100.0, 100.0, 100.0], [101.0, 103.0, 99.0], 0.3)
         self.assertGreater(c.mde, c.half)          # power 80 % needs more than the interval
         self.assertEqual(c.resolution, max(c.floor, c.mde))
 
@@ -171,19 +173,19 @@ class StatisticsTest(unittest.TestCase):
     def test_near_equal_float_spread_counts_as_none(self):
         a = [w * 1e6 / 473 for w in self.WIN]
         b = [w * 1e6 / 475 for w in self.WIN]
-        c = model.paired(a, b, model.quantum_floor(473, 2461))
+        c = stats.paired(a, b, stats.quantum_floor(473, 2461))
         self.assertGreater(statistics.stdev(c.diffs), 0)   # the rounding is there
         self.assertLess(statistics.stdev(c.diffs), 1e-12)
-        model.holm([c])
+        stats.holm([c])
         self.assertFalse(c.single)
         self.assertIsNone(c.p)
         self.assertEqual((c.half, c.mde), (0.0, 0.0))
         self.assertFalse(c.significant)
         self.assertEqual(c.pm, c.floor)                    # ± the floor, not < 0.01 %
         self.assertEqual(c.resolution, c.floor)
-        self.assertEqual(report.plus_minus(c), '-0.42 % ± 0.25 %, the same in all 3 repeats')
+        self.assertEqual(report_lib.plus_minus(c), '-0.42 % ± 0.25 %, the same in all 3 repeats')
         # a real spread of the same size as the difference is still tested
-        d = model.paired([100.0, 100.0, 100.0], [99.5, 99.6, 99.55], 0.1)
+        d = stats.paired([100.0, 100.0, 100.0], [99.5, 99.6, 99.55], 0.1)
         self.assertIsNotNone(d.p)
 
     def test_the_same_io_counts_in_every_repeat_are_one_observation(self):
@@ -191,10 +193,10 @@ class StatisticsTest(unittest.TestCase):
         # read-4M-qd32 of ref-icount-4: sg_ring 2462, 2461, 2461 ms against
         # 2461 ms each: "-0.41 % ± 0.06 %", significant), but every repeat
         # completed the same I/Os: one observation, no p, no interval
-        self.assertEqual(model.Comparison([-0.4, -0.4, -0.44], 0.25, [1.0]).single, False)
-        c = model.paired([2461e6 / 473] * 3, [w * 1e6 / 475 for w in self.WIN], model.quantum_floor(473, 2461),
+        self.assertEqual(stats.Comparison([-0.4, -0.4, -0.44], 0.25, [1.0]).single, False)
+        c = stats.paired([2461e6 / 473] * 3, [w * 1e6 / 475 for w in self.WIN], stats.quantum_floor(473, 2461),
                          single=True)
-        model.holm([c])
+        stats.holm([c])
         self.assertTrue(c.single)
         self.assertIsNone(c.p)
         self.assertIsNone(c.p_holm)
@@ -203,11 +205,11 @@ class StatisticsTest(unittest.TestCase):
         self.assertFalse(c.resolved)
         self.assertFalse(c.resolves(0.5))
         self.assertEqual(c.verdict(), 'one observation')   # -0.41 % is beyond the 0.25 % floor
-        self.assertNotIn('±', report.cell(c))
-        self.assertEqual(report.cell(c), '-0.41 %, one observation (floor 0.25 %)')
+        self.assertNotIn('±', report_lib.cell(c))
+        self.assertEqual(report_lib.cell(c), '-0.41 %, one observation (floor 0.25 %)')
         # under the floor it is not resolved, as one repeat is
-        self.assertEqual(model.paired([100.0] * 2, [100.1] * 2, 0.3, single=True).verdict(), 'not resolved')
-        self.assertEqual(model.paired([100.0], [101.0], 0.3).verdict(), 'one observation')
+        self.assertEqual(stats.paired([100.0] * 2, [100.1] * 2, 0.3, single=True).verdict(), 'not resolved')
+        self.assertEqual(stats.paired([100.0], [101.0], 0.3).verdict(), 'one observation')
 
     def test_run_compare_finds_the_repeated_io_counts(self):
         tmp = tempfile.mkdtemp()
@@ -233,20 +235,20 @@ class StatisticsTest(unittest.TestCase):
             cls = m.classes('sg_ring')
             self.assertTrue(cls[('real', '4M')][0].single)
             self.assertFalse(cls[('real', '4k')][0].single)
-            self.assertEqual(model.resolving(fam.values()), {'resolve': 1, 'floor': 0, 'one': 2, 'spread': 0})
+            self.assertEqual(stats.resolving(fam.values()), {'resolve': 1, 'floor': 0, 'one': 2, 'spread': 0})
         finally:
             shutil.rmtree(tmp)
 
     def test_plus_minus_is_at_least_the_floor(self):
         # repeats that agree to 0.01 % at a point whose floor is 0.3 %
-        c = model.paired([100.0, 100.0, 100.0], [101.0, 101.01, 100.99], 0.3)
+        c = stats.paired([100.0, 100.0, 100.0], [101.0, 101.01, 100.99], 0.3)
         self.assertLess(c.half, 0.03)
         self.assertEqual(c.pm, 0.3)
-        self.assertEqual(report.plus_minus(c), '+1.00 % ± 0.30 %')
+        self.assertEqual(report_lib.plus_minus(c), '+1.00 % ± 0.30 %')
         # a spread wider than the floor is printed as it is
-        d = model.paired([100.0, 100.0, 100.0], [101.0, 103.0, 99.0], 0.3)
+        d = stats.paired([100.0, 100.0, 100.0], [101.0, 103.0, 99.0], 0.3)
         self.assertEqual(d.pm, d.half)
-        self.assertEqual(report.plus_minus(d), f'+1.00 % ± {d.half:.2f} %')
+        self.assertEqual(report_lib.plus_minus(d), f'+1.00 % ± {d.half:.2f} %')
 
 
 class ReportTest(unittest.TestCase):
@@ -286,10 +288,10 @@ class ReportTest(unittest.TestCase):
     def test_a_tiny_interval_is_not_printed_as_zero(self):
         # ref-icount-3's real randread-4M-qd32: repeats agreeing to 0.003 %
         # printed '± 0.00 %'
-        self.assertEqual(report.pct(0.003, False), '< 0.01 %')
-        self.assertEqual(report.pct(0.006, False), '0.01 %')
-        self.assertEqual(report.pct(-0.003), '-0.00 %')
-        self.assertEqual(report.pct(0.42, False), '0.42 %')
+        self.assertEqual(report_lib.pct(0.003, False), '< 0.01 %')
+        self.assertEqual(report_lib.pct(0.006, False), '0.01 %')
+        self.assertEqual(report_lib.pct(-0.003), '-0.00 %')
+        self.assertEqual(report_lib.pct(0.42, False), '0.42 %')
 
     def test_repeats_that_agree_exactly_say_so(self):
         # ref-icount-3's real randwrite-4M-qd32: both kernels gave the same
@@ -363,11 +365,11 @@ class DecisionFromRawTest(unittest.TestCase):
 
     def setUp(self):
         self.tmp = tempfile.mkdtemp()
-        self.roles = decision.ROLES
-        decision.ROLES = decision.ROLES[:1]
+        self.roles = decision_rules.ROLES
+        decision_rules.ROLES = decision_rules.ROLES[:1]
 
     def tearDown(self):
-        decision.ROLES = self.roles
+        decision_rules.ROLES = self.roles
         shutil.rmtree(self.tmp)
 
     def run_dir(self, name):
@@ -380,7 +382,7 @@ class DecisionFromRawTest(unittest.TestCase):
     def render(self, run):
         """DECISION.md and its appendix (the rows in full, the tables), one text."""
         decision.Decision(run).write()
-        with open(os.path.join(run, 'DECISION.md')) as f, open(os.path.join(run, decision.APPENDIX)) as g:
+        with open(os.path.join(run, 'DECISION.md')) as f, open(os.path.join(run, decision_rules.APPENDIX)) as g:
             return f.read() + g.read()
 
     def test_first_or_last_and_any_folder_name(self):

@@ -1,14 +1,13 @@
 """Host-side tests of the rig's parsers: KTAP and fio JSON."""
 import os
-import sys
 import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, '..', '..', 'bench'))
 DATA = os.path.join(HERE, '..', 'data')
 
-import fiojson  # noqa: E402
-import ktap  # noqa: E402
+from bench import fiojson  # noqa: E402
+from bench import ktap  # noqa: E402
+from bench import readers  # noqa: E402
 
 
 def read(name):
@@ -97,8 +96,6 @@ class ReportTest(unittest.TestCase):
 
     def setUp(self):
         import tempfile
-        import report  # noqa: F401
-        self.report = sys.modules['report']
         self.dir = tempfile.mkdtemp()
 
     def tearDown(self):
@@ -113,22 +110,22 @@ class ReportTest(unittest.TestCase):
         # 8 reads of 8192 sectors each: 4 MiB requests, whole
         self.write('p.blockstat0', '100 800 0 0\n')
         self.write('p.blockstat', '108 66336 0 0\n')
-        self.assertEqual(self.report.request_kib(self.dir, 'p'), 4096.0)
+        self.assertEqual(readers.request_kib(self.dir, 'p'), 4096.0)
 
     def test_split_requests_show_as_smaller(self):
         # the same bytes in 16 requests: split in two on the way down
         self.write('p.blockstat0', '0 0 10 80\n')
         self.write('p.blockstat', '0 0 26 65616\n')
-        self.assertEqual(self.report.request_kib(self.dir, 'p'), 2048.0)
+        self.assertEqual(readers.request_kib(self.dir, 'p'), 2048.0)
 
     def test_no_request_or_missing_file_gives_none(self):
         self.write('p.blockstat0', '5 40 0 0\n')
         self.write('p.blockstat', '5 40 0 0\n')
-        self.assertIsNone(self.report.request_kib(self.dir, 'p'))
-        self.assertIsNone(self.report.request_kib(self.dir, 'absent'))
+        self.assertIsNone(readers.request_kib(self.dir, 'p'))
+        self.assertIsNone(readers.request_kib(self.dir, 'absent'))
 
     def test_latency_histogram_of_a_real_json_plus_run(self):
-        kind, bins = self.report.lat_bins(os.path.join(DATA, 'fio-jsonplus-randread-1M.json'))
+        kind, bins = readers.lat_bins(os.path.join(DATA, 'fio-jsonplus-randread-1M.json'))
         self.assertEqual(kind, 'clat')  # this run had no --lat_percentiles
         self.assertGreaterEqual(len(bins), 2)
         self.assertEqual(bins, sorted(bins))
@@ -136,6 +133,6 @@ class ReportTest(unittest.TestCase):
         self.assertEqual(sum(c for _, c in bins), job['total_ios'])
 
     def test_perf_bench_memcpy_gives_mib_per_second_per_function(self):
-        got = self.report.perf_bench_memcpy(os.path.join(DATA, 'perf-bench-memcpy.txt'))
+        got = readers.perf_bench_memcpy(os.path.join(DATA, 'perf-bench-memcpy.txt'))
         self.assertEqual(sorted(got), ['default', 'x86-64-movsb', 'x86-64-movsq', 'x86-64-unrolled'])
         self.assertAlmostEqual(got['default'], 39.778513 * 1024)

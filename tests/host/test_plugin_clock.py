@@ -17,11 +17,10 @@ import tempfile
 import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, '..'))
+TOP = os.path.dirname(os.path.dirname(HERE))
 DATA = os.path.join(HERE, '..', 'data', 'plugin-clock')
-SCRIPT = os.path.join(HERE, '..', 'plugin_clock.py')
 
-import plugin_clock  # noqa: E402
+from tests import plugin_clock  # noqa: E402
 
 
 def fx(name):
@@ -133,8 +132,8 @@ class PluginClockTest(unittest.TestCase):
         self.assertIn('no per-I/O figure to size the tolerance', why)
 
     def test_command_line_prints_result_lines_and_exit_status(self):
-        out = subprocess.run([sys.executable, SCRIPT, fx('aux.txt'), fx('counts.txt'), fx('System.map'),
-                              fx('clock.txt'), '200'], capture_output=True, text=True)
+        out = subprocess.run([sys.executable, '-m', 'tests.plugin_clock', fx('aux.txt'), fx('counts.txt'), fx('System.map'),
+                              fx('clock.txt'), '200'], capture_output=True, text=True, cwd=TOP)
         self.assertEqual(out.returncode, 0, out.stderr)
         lines = [line.split('\t') for line in out.stdout.splitlines()]
         self.assertEqual([(w[0], w[1]) for w in lines],
@@ -145,8 +144,8 @@ class PluginClockTest(unittest.TestCase):
             bad = os.path.join(tmp, 'clock.txt')
             with open(bad, 'w') as f:
                 f.write('3928511486\n4219908988\n4506892983\n')
-            out = subprocess.run([sys.executable, SCRIPT, fx('aux.txt'), fx('counts.txt'), fx('System.map'),
-                                  bad, '200'], capture_output=True, text=True)
+            out = subprocess.run([sys.executable, '-m', 'tests.plugin_clock', fx('aux.txt'), fx('counts.txt'), fx('System.map'),
+                                  bad, '200'], capture_output=True, text=True, cwd=TOP)
             self.assertEqual(out.returncode, 1)
             self.assertTrue(out.stdout.startswith('plugin/total-matches-icount-clock\tfailed\t'), out.stdout)
             # counts that do not read: a failed line, not a traceback
@@ -155,8 +154,8 @@ class PluginClockTest(unittest.TestCase):
                 text = f.read()
             with open(trunc, 'w') as f:
                 f.write(text[:text.index('E 2')])
-            out = subprocess.run([sys.executable, SCRIPT, fx('aux.txt'), trunc, fx('System.map'),
-                                  fx('clock.txt'), '200'], capture_output=True, text=True)
+            out = subprocess.run([sys.executable, '-m', 'tests.plugin_clock', fx('aux.txt'), trunc, fx('System.map'),
+                                  fx('clock.txt'), '200'], capture_output=True, text=True, cwd=TOP)
             self.assertEqual(out.returncode, 1)
             self.assertIn('plugin/total-matches-icount-clock\tfailed\t', out.stdout)
         finally:

@@ -10,20 +10,19 @@ tests/data/device-descriptions.txt."""
 import os
 import re
 import shutil
-import sys
 import tempfile
 import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, '..', '..', 'bench'))
-sys.path.insert(0, HERE)
 
-import attrib  # noqa: E402
-import decision  # noqa: E402
-import mdtable  # noqa: E402
-import report  # noqa: E402
-import test_markdown_tables as tmt  # noqa: E402  (a module, so its tests are not collected twice)
-from test_model import make_run  # noqa: E402
+from bench import attrib_evidence  # noqa: E402
+from bench import decision  # noqa: E402
+from bench import decision_rules  # noqa: E402
+from bench import mdtable  # noqa: E402
+from bench import report  # noqa: E402
+from bench import report_lib  # noqa: E402
+from tests.host import test_markdown_tables as tmt  # noqa: E402  (a module, so its tests are not collected twice)
+from tests.host.test_model import make_run  # noqa: E402
 
 DATA = os.path.join(HERE, '..', 'data')
 DESCRIPTIONS = os.path.join(DATA, 'device-descriptions.txt')
@@ -88,9 +87,9 @@ class LayoutTest(tmt.RenderedRun):
 
     def test_decision_is_short_and_every_row_links_its_appendix(self):
         run = self.rendered()
-        self.assertTrue(os.path.exists(os.path.join(run, decision.APPENDIX)))
+        self.assertTrue(os.path.exists(os.path.join(run, decision_rules.APPENDIX)))
         self.assertLess(os.path.getsize(os.path.join(run, 'DECISION.md')), 8192)
-        dec, app = self.read(run, 'DECISION.md'), self.read(run, decision.APPENDIX)
+        dec, app = self.read(run, 'DECISION.md'), self.read(run, decision_rules.APPENDIX)
         head, rows = self.summary(dec)
         self.assertEqual(head, ['criterion', 'ahead', 'verdict', 'detail'])
         # one row per criterion, and what the rig cannot show
@@ -98,7 +97,7 @@ class LayoutTest(tmt.RenderedRun):
         self.assertGreaterEqual(len(rows), 10)
         have = anchors(app)
         for _, c in rows:
-            self.assertLessEqual(len(c[2].replace('\\|', '|')), decision.SHORT, c[0])
+            self.assertLessEqual(len(c[2].replace('\\|', '|')), decision_rules.SHORT, c[0])
             m = re.fullmatch(r'\[in full\]\(DECISION-appendix\.md#([^)]+)\)', c[3])
             self.assertTrue(m, c)
             self.assertIn(m.group(1), have, c[0])
@@ -108,7 +107,7 @@ class LayoutTest(tmt.RenderedRun):
 
     def test_every_row_is_in_full_in_the_appendix_and_its_detail_resolves(self):
         run = self.rendered()
-        app, rep = self.read(run, decision.APPENDIX), self.read(run, 'REPORT.md')
+        app, rep = self.read(run, decision_rules.APPENDIX), self.read(run, 'REPORT.md')
         rows = section(app, '## The summary rows in full')
         self.assertEqual(len([ln for ln in rows if ln.startswith('### ')]), len(self.dec.summary))
         for criterion, ahead, full, link, short, key in self.dec.summary:
@@ -127,12 +126,12 @@ class LayoutTest(tmt.RenderedRun):
 
     def test_report_keeps_its_long_tables_in_an_appendix_file(self):
         run = self.rendered()
-        rep, app = self.read(run, 'REPORT.md'), self.read(run, report.APPENDIX)
+        rep, app = self.read(run, 'REPORT.md'), self.read(run, report_lib.APPENDIX)
         self.assertNotIn('Appendix', rep)
-        self.assertIn(report.APPENDIX_HEADING, app.splitlines())
+        self.assertIn(report_lib.APPENDIX_HEADING, app.splitlines())
         self.assertIn('[REPORT.md](REPORT.md)', app)
-        links = [x for x in LINK.findall(rep) if x.startswith(report.APPENDIX)]
-        self.assertIn(report.APPENDIX, links)
+        links = [x for x in LINK.findall(rep) if x.startswith(report_lib.APPENDIX)]
+        self.assertIn(report_lib.APPENDIX, links)
         for x in links:
             anchor = x.partition('#')[2]
             if anchor:
@@ -142,10 +141,10 @@ class LayoutTest(tmt.RenderedRun):
                 self.assertIn(x[1:], anchors(rep if x in LINK.findall(rep) else app), x)
         # a rendering without attribution runs has no appendix, and removes
         # an earlier one
-        os.remove(os.path.join(run, attrib.LINKS))
+        os.remove(os.path.join(run, attrib_evidence.LINKS))
         report.Report(run).write(plots=False)
-        self.assertFalse(os.path.exists(os.path.join(run, report.APPENDIX)))
-        self.assertNotIn(report.APPENDIX, self.read(run, 'REPORT.md'))
+        self.assertFalse(os.path.exists(os.path.join(run, report_lib.APPENDIX)))
+        self.assertNotIn(report_lib.APPENDIX, self.read(run, 'REPORT.md'))
 
     def test_the_first_screen_names_the_device_classes(self):
         run = self.rendered()
@@ -191,10 +190,10 @@ class OneDeviceTest(unittest.TestCase):
 
     def setUp(self):
         self.tmp = tempfile.mkdtemp(prefix='report-layout-test-')
-        self.roles, decision.ROLES = decision.ROLES, decision.ROLES[:1]
+        self.roles, decision_rules.ROLES = decision_rules.ROLES, decision_rules.ROLES[:1]
 
     def tearDown(self):
-        decision.ROLES = self.roles
+        decision_rules.ROLES = self.roles
         shutil.rmtree(self.tmp)
 
     def test_one_device_without_dma(self):
@@ -213,7 +212,7 @@ class OneDeviceTest(unittest.TestCase):
             self.assertIn('`real` is scsi_debug, and it maps no DMA', text)
             self.assertIn('No device of this run maps DMA', text)
             self.assertNotIn('iommu', text.split('## Summary')[0].split('## Answer')[0])
-        self.assertFalse(os.path.exists(os.path.join(run, report.APPENDIX)))
+        self.assertFalse(os.path.exists(os.path.join(run, report_lib.APPENDIX)))
         self.assertLess(os.path.getsize(os.path.join(run, 'DECISION.md')), 8192)
 
 

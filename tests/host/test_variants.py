@@ -7,12 +7,10 @@ fixtures in tests/data/variant-table/ and on the project's own table.
 """
 import os
 import subprocess
-import sys
 import unittest
 
 TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path.insert(0, os.path.join(TOP, 'bench'))
-import variants  # noqa: E402
+from bench import variants  # noqa: E402
 
 DATA = os.path.join(TOP, 'tests', 'data', 'variant-table')
 

@@ -1,5 +1,5 @@
 """A writer of tracefs copies (what common/image/guest-lib.sh inflight_trace
-leaves), for the tests of bench/model.py read_trace and read_inflight: the
+leaves), for the tests of bench/tracefs.py read_trace and read_inflight: the
 format files of tests/data/inflight-trace/ (the guest's own), and per CPU
 ring buffer pages encoded as kernel/trace/ring_buffer.c lays them out
 (page header, compressed event headers, time extends, events longer than
