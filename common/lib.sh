@@ -278,13 +278,19 @@ adapter_fields="name controller disk bus cd machine proc_name pci seg61 hwkb61 b
 adapters() {
 	awk -F'\t' '!/^#/ && NF { print $1 }' "$adapter_table"
 }
-adapter_get() {
+# adapter_col FIELD: the column of FIELD in the table (dies on an unknown
+# field)
+adapter_col() {
 	local i=0 f
 	for f in $adapter_fields; do
 		i=$((i + 1))
-		[ "$f" = "$2" ] && break
+		[ "$f" = "$1" ] && { echo "$i"; return 0; }
 	done
-	[ "$f" = "$2" ] || die "adapter_get: no field '$2' in $adapter_table (fields: $adapter_fields)"
+	die "no field '$1' in $adapter_table (fields: $adapter_fields)"
+}
+adapter_get() {
+	local i
+	i=$(adapter_col "$2") || exit 1
 	awk -F'\t' -v n="$1" -v i="$i" '!/^#/ && $1 == n { print $i; f = 1 } END { exit !f }' "$adapter_table" ||
 		die "unknown adapter '$1': choose one of $(adapters | tr '\n' ' ')(rows of ${adapter_table#"$top"/})"
 }
@@ -294,12 +300,12 @@ adapter_get() {
 # lists, one a line
 adapter_of_class() {
 	local i
-	case $1 in bench) i=12 ;; attrib) i=13 ;; *) die "adapter_of_class: say bench or attrib, not '$1'" ;; esac
+	case $1 in bench | attrib) i=$(adapter_col "$1") || exit 1 ;; *) die "adapter_of_class: say bench or attrib, not '$1'" ;; esac
 	awk -F'\t' -v i="$i" -v c="$2" '!/^#/ && NF { n = split($i, a, ","); for (k = 1; k <= n; k++) if (a[k] == c) print $1 }' "$adapter_table"
 }
 classes_of() {
 	local i
-	case $1 in bench) i=12 ;; attrib) i=13 ;; *) die "classes_of: say bench or attrib, not '$1'" ;; esac
+	case $1 in bench | attrib) i=$(adapter_col "$1") || exit 1 ;; *) die "classes_of: say bench or attrib, not '$1'" ;; esac
 	awk -F'\t' -v i="$i" '!/^#/ && NF && $i != "-" { n = split($i, a, ","); for (k = 1; k <= n; k++) print a[k] }' "$adapter_table"
 }
 
