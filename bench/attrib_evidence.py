@@ -254,10 +254,11 @@ class Evidence:
         vs = sorted({v for p in table.values() for v in p} - {self.control})
         return vs[0] if len(vs) == 1 else None
 
-    def pairs(self, table, devices):
-        """[(device, point)] of TABLE where both kernels were attributed, in
-        the order of DEVICES and of point size."""
-        o = self.other(table)
+    def pairs(self, table, devices, other=None):
+        """[(device, point)] of TABLE where both kernels (the control and
+        OTHER, by default the one other variant of TABLE) were attributed,
+        in the order of DEVICES and of point size."""
+        o = other or self.other(table)
         keys = [k for k in table if o and self.control in table[k] and o in table[k]]
         order = {d: i for i, d in enumerate(devices)}
         return sorted(keys, key=lambda k: (order.get(k[0], len(order)), point_key(k[1])))

@@ -24,12 +24,14 @@ from bench import attrib_counts
 from bench import mdtable
 from bench import model
 from bench import readers
+from bench import variants
 from bench.decision_code import DecisionCode
 from bench.decision_collect import collect
 from bench.decision_cost import DecisionCost
 from bench.decision_exact import DecisionExact
 from bench.decision_lib import counted_at, die, read, write_atomic
 from bench.decision_memory import ring_arrays
+from bench import decision_rules
 from bench.decision_rules import APPENDIX, MAP_PER_ARRAY, SHORT
 
 
@@ -40,19 +42,60 @@ class Decision(DecisionCode, DecisionCost, DecisionExact):
         if not os.path.isdir(self.raw):
             sys.exit(f'decision.py: {self.raw} is missing: run make decision RUN={run} first')
         self.L = []
-        # (criterion, ahead, by how much, link, short verdict, key): the
-        # summary rows, in full in DECISION-appendix.md, short in DECISION.md
+        # (criterion, ahead, by how much, link, short verdict, key, candidate):
+        # the summary rows, in full in DECISION-appendix.md, short in DECISION.md
         self.summary = []
         self._evidence = False
+        self._designs = {}
+        names = self.run_variants()
+        self.control = variants.control(names)
+        self.candidates = [v for v in names if v != self.control]
+        self.cand = self.candidates[0]
+
+    def run_variants(self):
+        """The run's variants: meta.txt's, else those the evidence has a
+        numstat of (a run folder of the evidence alone)."""
+        meta = os.path.join(self.run, 'meta.txt')
+        if os.path.exists(meta):
+            kv = readers.read_kv(meta)
+            if 'variants' in kv:
+                return kv['variants'][0].split()
+        got = sorted(n[len('numstat-'):-len('.txt')] for n in os.listdir(self.raw) if n.startswith('numstat-'))
+        if len(got) < 2:
+            sys.exit(f'decision.py: {self.raw} has numstat files of {len(got)} variants: rerun make decision RUN={self.run}')
+        return variants.ordered(got)
+
+    def design(self, v):
+        """variants/<v>/decision.tsv (bench/decision_rules.py design), read once."""
+        if v not in self._designs:
+            self._designs[v] = decision_rules.design(v)
+        return self._designs[v]
+
+    def drivers(self, v=None):
+        """The drivers V's series converts, or those of every design of the run."""
+        vs = [v] if v else [self.control] + self.candidates
+        return tuple(sorted({d for x in vs for d in self.design(x)['drivers']}))
+
+    def raw_name(self, stem, v, ext, old=None):
+        """raw/decision/STEM-V.EXT, or OLD (else STEM.EXT) where the evidence
+        predates the per-design names."""
+        name = f'{stem}-{v}{ext}'
+        if os.path.exists(os.path.join(self.raw, name)):
+            return name
+        return old or f'{stem}{ext}'
 
     def add(self, criterion, ahead, full, link, short=None, key=None):
-        """A summary row: FULL (by how much, in full) and LINK (its detail)
-        in the appendix; SHORT (FULL where it is short enough) in
-        DECISION.md's table, under KEY (the criterion unless given)."""
+        """A summary row of the current candidate (self.cand): FULL (by how
+        much, in full) and LINK (its detail: a path, an anchor, or the
+        detail's own heading) in the appendix; SHORT (FULL where it is
+        short enough) in DECISION.md's table, under KEY (the criterion
+        unless given)."""
+        if link.startswith('#'):
+            link = '#' + mdtable.slug(link.lstrip('#'))
         if short is None:
             short = full if len(full) <= SHORT else mdtable.clip(full.split('; '), SHORT - 40) + \
                 ' (in full in the appendix)'
-        self.summary.append((criterion, ahead, full, link, short, key or criterion))
+        self.summary.append((criterion, ahead, full, link, short, key or criterion, self.cand))
 
     def f(self, name):
         path = os.path.join(self.raw, name)
@@ -60,14 +103,22 @@ class Decision(DecisionCode, DecisionCost, DecisionExact):
             sys.exit(f'decision.py: {path} is missing: rerun make decision RUN={self.run}')
         return read(path)
 
+    def pairs_any(self, ev, table, devices):
+        """[(device, point)] of TABLE where the control and any candidate were
+        attributed (bench/attrib_evidence.py Evidence.pairs per candidate)."""
+        out = []
+        for o in self.candidates:
+            out += [k for k in ev.pairs(table, devices, o) if k not in out]
+        return out
+
     def cannot_short(self):
         """What this rig cannot show, in a summary cell: what the figures
         are, whether caches and an IOMMU were measured."""
         t = mdtable.template('decision.md')
         got = self.evidence()
         ev, run = got if got else (None, None)
-        cache = bool(ev and ev.pairs(ev.cache, run.devices))
-        ipairs = ev.pairs(ev.iommu, list(ev.devices)) if ev else []
+        cache = bool(ev and self.pairs_any(ev, ev.cache, run.devices))
+        ipairs = self.pairs_any(ev, ev.iommu, list(ev.devices)) if ev else []
         adapters = ', '.join(sorted({ev.devices[d].split()[0] for d, _ in ipairs}))
         iommu = mdtable.fill(t, 'cannot-iommu', adapters=adapters) if ipairs else t['cannot-no-iommu']
         return mdtable.fill(t, 'cannot-short', caches=t['cannot-caches' if cache else 'cannot-no-caches'], iommu=iommu)
@@ -77,8 +128,8 @@ class Decision(DecisionCode, DecisionCost, DecisionExact):
         figures are, and, with attribution evidence, what it covers."""
         got = self.evidence()
         ev, run = got if got else (None, None)
-        cache = ev and ev.pairs(ev.cache, run.devices)
-        insns = ev and ev.pairs(ev.insns, run.devices)
+        cache = ev and self.pairs_any(ev, ev.cache, run.devices)
+        insns = ev and self.pairs_any(ev, ev.insns, run.devices)
         if not (cache or insns):
             return ('- Speed figures come from QEMU TCG, not hardware; in the deterministic mode (icount) guest '
                     'time counts instructions and no caches are modelled, so a difference is one of '
@@ -112,23 +163,30 @@ class Decision(DecisionCode, DecisionCost, DecisionExact):
                     + (', cache misses ' + counted_at(run.points, cpts) if cpts else ''))
         txt += (f' ({len(left)} of the run\'s {len(run.points)} points have neither: ' + '; '.join(gaps) + ')'
                 if left else '') + '.'
-        ipairs = ev.pairs(ev.iommu, list(ev.devices))
+        ipairs = self.pairs_any(ev, ev.iommu, list(ev.devices))
         if ipairs:
             txt += (' IOMMU behaviour is measured only on QEMU\'s intel-iommu with an emulated host adapter ('
                     + ', '.join(sorted({ev.devices[d].split()[0] for d, _ in ipairs})) + '; '
                     + ', '.join(d for d in ev.devices if any(k[0] == d for k in ipairs)) + '; '
                     + ', '.join(sorted({p for _, p in ipairs}, key=attrib_counts.point_key))
                     + '); a real IOMMU\'s invalidation costs and real HBAs are not measured.')
-            arrays = ring_arrays(ev, ipairs)
-            if arrays is not None:
-                txt += (f' The rings mapped there have at most {attrib_counts.fmt(arrays)} arrays a command (sg_ring\'s '
-                        f'`{MAP_PER_ARRAY}()` calls per command): a ring of more arrays behind an IOMMU, the '
-                        'case where mapping array by array would cost most, is not measured.')
+            for o in self.candidates:
+                arrays = ring_arrays(ev, ipairs, o) if variants.load().get(o, {}).get('memory') == 'ring' else None
+                if arrays is not None:
+                    txt += (f' The rings mapped there have at most {attrib_counts.fmt(arrays)} arrays a command ({o}\'s '
+                            f'`{MAP_PER_ARRAY}()` calls per command): a ring of more arrays behind an IOMMU, the '
+                            'case where mapping array by array would cost most, is not measured.')
         else:
             txt += ' IOMMU behaviour (an IOMMU device class) and real HBAs are not measured.'
         return txt
 
-    def write(self):
+    def memory_kind(self, v):
+        """How V's converted hosts take pool memory (its variant file's memory
+        key); a variant the table no longer has is read as chained."""
+        return variants.load().get(v, {}).get('memory', 'chained')
+
+    def criteria(self):
+        """Every criterion's rows for the current candidate."""
         self.churn()
         self.complexity()
         self.surface()
@@ -137,6 +195,44 @@ class Decision(DecisionCode, DecisionCost, DecisionExact):
         self.speed()
         self.exact()
         self.iommu()
+
+    def table(self, t):
+        """DECISION.md's summary: one row per criterion, one column per
+        candidate against the control (who is ahead, the short verdict and
+        a link to it in full); a criterion a candidate has no evidence for
+        says so."""
+        keys = []
+        for x in self.summary:
+            if x[5] not in keys:
+                keys.append(x[5])
+        limit = max(140, SHORT // len(self.candidates))
+        cells = {(x[5], x[6]): x for x in self.summary}
+        head = '| criterion | ' + ' | '.join(f'{o} against {self.control}' for o in self.candidates) + ' |'
+        rows = [head, '|---' * (len(self.candidates) + 1) + '|']
+        for key in keys:
+            out = []
+            for o in self.candidates:
+                x = cells.get((key, o))
+                if not x:
+                    out.append('no evidence for this design in this run')
+                    continue
+                short = x[4] if len(x[4]) <= limit else mdtable.clip(x[4].split('; '), limit - 40) + ' (more in full)'
+                out.append(f'**{x[1]}**: {short} ([in full]({APPENDIX}#{mdtable.slug(self.full_heading(x))}))')
+            rows.append(mdtable.row(key, *out))
+        cannot = t['cannot-heading']
+        rows.append(mdtable.row(cannot.lstrip('# '), *([self.cannot_short() + f' ([in full]({APPENDIX}#{mdtable.slug(cannot)}))']
+                                                      + ['as on the left'] * (len(self.candidates) - 1))))
+        return rows
+
+    @staticmethod
+    def full_heading(x):
+        """The appendix heading of summary row X: its key and candidate."""
+        return f'{x[5]}: {x[6]}'
+
+    def write(self):
+        for o in self.candidates:
+            self.cand = o
+            self.criteria()
         t = mdtable.template('decision.md')
         trees = self.f('trees.txt').strip().splitlines()
         meta = os.path.join(self.run, 'meta.txt')
@@ -146,24 +242,22 @@ class Decision(DecisionCode, DecisionCost, DecisionExact):
             got = self.evidence()
             devices = mdtable.devices_of(got[1] if got else model.Run(self.run), got[0] if got else None)
         cannot = t['cannot-heading']
-        rows = [mdtable.row(key, a, short, f'[in full]({APPENDIX}#{mdtable.slug(key)})')
-                for _, a, _, _, short, key in self.summary]
-        rows.append(mdtable.row(cannot.lstrip('# '), '-', self.cannot_short(),
-                                f'[in full]({APPENDIX}#{mdtable.slug(cannot)})'))
-        dec = [t['title'], '', mdtable.fill(t, 'intro', run=rid), '']
+        dec = [t['title'], '', mdtable.fill(t, 'intro', run=rid, control=self.control,
+                                            candidates=', '.join(self.candidates)), '']
         dec += (mdtable.headline(devices) if devices else [])
-        dec += ['## Summary', '', t['summary-header'], '|---|---|---|---|'] + rows
+        dec += ['## Summary', ''] + self.table(t)
         app = [t['appendix-title'], '', mdtable.fill(t, 'appendix-intro', run=rid), '']
         app += [f'- {x}' for x in trees] + ['', t['rows-heading'], '']
-        for c, a, full, link, _, key in self.summary:
-            app += [f'### {key}', ''] + ([f'**{c}**', ''] if c != key else [])
+        for x in self.summary:
+            c, a, full, link, _, key, o = x
+            app += [f'### {self.full_heading(x)}', ''] + ([f'**{c}**', ''] if c != key else [])
             app += [f'Ahead: **{a}**. {full}.', '',
                     f'Detail: [{link.split("#")[-1] if "#" in link else link}]({link})', '']
         app += [cannot, '',
                 self.cannot_show(),
-                '- Complexity is measured on this port (ours) of the 2007 design against 6.1\'s matured '
-                'code; lines and McCabe numbers say how much code there is to read, not how hard a bug '
-                'in it is to find.',
+                '- Complexity is measured on this project\'s ports of the candidates against 6.1\'s '
+                'matured code; lines and McCabe numbers say how much code there is to read, not how hard a '
+                'bug in it is to find.',
                 '- The conversion count is a text match: it cannot tell a driver that only ever sees '
                 'single-array commands (and so would work unconverted) from one that needs real work; '
                 'sg_tablesize values set at run time are listed as unresolved.',

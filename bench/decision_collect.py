@@ -10,19 +10,21 @@ import shutil
 import subprocess
 import tempfile
 
-from bench import decision_rules
 from bench.decision_lib import die, run, write_atomic
 from bench.decision_parse import (ctags_json, parse_defines, parse_groups, parse_pmccabe,
     parse_tablesize)
-from bench.decision_rules import (ACCESSORS, ACCESSOR_DEF, COCCI_GROUPS, COCCI_RULE, CONTROL,
-    DRIVERS, PROBE, RING, SURFACE_HEADERS, TABLESIZE_RX, TOP)
+from bench import variants
+from bench.decision_rules import (ACCESSORS, ACCESSOR_DEF, PROBE, SURFACE_HEADERS, TABLESIZE_RX,
+    TOP, design)
 
 
-def run_cocci(trees, tree, tmp, groups=None):
-    """The semantic patch over TREE, one spatch per driver group (those of
-    groups-6.1.txt unless GROUPS is given): its diff."""
+def run_cocci(trees, tree, tmp, cocci, name, groups=None):
+    """The semantic patch COCCI (rule, groups file: a design's cocci record)
+    over TREE (of the design NAME), one spatch per driver group (those of
+    the groups file unless GROUPS is given): its diff."""
+    rule, groups_file = cocci
     if groups is None:
-        with open(COCCI_GROUPS) as f:
+        with open(groups_file) as f:
             groups = parse_groups(f.read())
     work = os.path.join(tmp, 'cocci-' + tree[:12])
     out = []
@@ -30,13 +32,13 @@ def run_cocci(trees, tree, tmp, groups=None):
         for path in group:
             text = trees.show(tree, path)
             if not text:
-                die(f'{path} of {os.path.relpath(COCCI_GROUPS, TOP)} is not in the {RING} tree: '
+                die(f'{path} of {os.path.relpath(groups_file, TOP)} is not in the {name} tree: '
                     'update the groups to the base')
             local = os.path.join(work, path)
             os.makedirs(os.path.dirname(local), exist_ok=True)
             with open(local, 'w') as f:
                 f.write(text)
-        out.append(run(['spatch', '--very-quiet', '--sp-file', COCCI_RULE, '-D', 'patch'] + group,
+        out.append(run(['spatch', '--very-quiet', '--sp-file', rule, '-D', 'patch'] + group,
                        cwd=work))
     return ''.join(out)
 
@@ -171,9 +173,23 @@ def probe_sizes(trees, tree, variant, obj, tmp):
     return ''.join(f'{k} {v}\n' for k, v in vals)
 
 
+def run_variants(rundir):
+    """The run's variants, the control first (meta.txt variants)."""
+    meta = os.path.join(rundir, 'meta.txt')
+    names = []
+    if os.path.exists(meta):
+        with open(meta) as f:
+            for line in f:
+                if line.startswith('variants '):
+                    names = line.split()[1:]
+    if len(names) < 2:
+        die(f'{meta} names {len(names)} variants: a decision report compares the control with at least one candidate')
+    return variants.ordered(names)
+
+
 def check_series(rundir):
     """Refuse a run that was measured with another series than variants/."""
-    for v in (RING, CONTROL):
+    for v in run_variants(rundir):
         h = series_hash(v)
         ri = run_info(rundir, v)
         if ri.get('series_sha256') and ri['series_sha256'] != h:
@@ -195,7 +211,9 @@ def collect(rundir):
         files = {}
         info_lines = [f'base {trees.base}']
         tree_of = {'base': run(['git', '-C', trees.git_dir, 'rev-parse', 'base^{tree}']).strip()}
-        for v in (RING, CONTROL):
+        names = run_variants(rundir)
+        control, cands = names[0], names[1:]
+        for v in names:
             h = series_hash(v)
             ri = run_info(rundir, v)
             tree = trees.apply(v)
@@ -214,9 +232,11 @@ def collect(rundir):
             files[f'numstat-{v}.txt'] = trees.git('diff', '--numstat', tree_of['base'], tree)
         # complexity: pmccabe over each file, kept for the compared functions;
         # the function text kept too (the API calls are counted from it)
-        for v, tree, col in (('base', tree_of[CONTROL], 2), (RING, tree_of[RING], 3)):
+        for v, tree, roles in [('base', tree_of[control], design(control)['roles'])] + \
+                [(o, tree_of[o], design(o)['roles']) for o in cands]:
             pm, bodies = [], []
-            for path in sorted({p for r in decision_rules.ROLES for p, _ in r[col]}):
+            wanted = {x for fns in roles.values() for x in fns}
+            for path in sorted({p for p, _ in wanted}):
                 text = trees.show(tree, path)
                 local = os.path.join(tmp, v, path)
                 os.makedirs(os.path.dirname(local), exist_ok=True)
@@ -225,9 +245,10 @@ def collect(rundir):
                 res = run(['pmccabe', local], check=False)
                 got = parse_pmccabe(res)
                 lines = text.splitlines()
-                for p, fn in sorted({x for r in decision_rules.ROLES for x in r[col] if x[0] == path}):
+                for p, fn in sorted(x for x in wanted if x[0] == path):
                     if fn not in got:
-                        die(f'pmccabe found no function {fn} in {path} of the {v} tree: update ROLES in bench/decision.py')
+                        die(f'pmccabe found no function {fn} in {path} of the {v} tree: update '
+                            f'variants/{control if v == "base" else v}/decision.tsv')
                     mod, trad, st, first, n = got[fn]
                     pm.append(f'{mod}\t{trad}\t{st}\t{first}\t{n}\t{path}\t{fn}\n')
                     bodies.append(f'@@ {path} {fn}\n' + '\n'.join(lines[first - 1:first - 1 + n]) + '\n')
@@ -235,9 +256,10 @@ def collect(rundir):
             files[f'functions-{v}.c'] = ''.join(bodies)
         # surface: ctags of the API headers in both trees, JSON lines with
         # each record's path the header's path in the tree
-        for v, tree in (('base', tree_of[CONTROL]), (RING, tree_of[RING])):
+        own = sorted({design(v)['header'] for v in names})
+        for v, tree in [('base', tree_of[control])] + [(o, tree_of[o]) for o in cands]:
             tags = []
-            for h in SURFACE_HEADERS:
+            for h in own + SURFACE_HEADERS:
                 text = trees.show(tree, h)
                 if not text:
                     continue
@@ -258,16 +280,21 @@ def collect(rundir):
             files[f'ctags-{v}.json'] = ''.join(tags)
         # conversion cost: the changed accessors over the whole tree, before and after
         rx = '|'.join(ACCESSORS)
-        for v, tree in (('base', tree_of[CONTROL]), (RING, tree_of[RING])):
+        for v, tree in [('base', tree_of[control])] + [(o, tree_of[o]) for o in cands]:
             files[f'accessors-{v}.txt'] = trees.grep(tree, '-n', '-o', '-w', '-E', rx,
                                                      ['*.c', '*.h', f':!{ACCESSOR_DEF}'])
-        # the mechanical part of the conversion, done by the semantic patch
-        # on the sg_ring tree (not applied to the series: see the report)
-        files[f'cocci-{RING}.diff'] = run_cocci(trees, tree_of[RING], tmp)
-        with open(COCCI_GROUPS) as f:
-            files['cocci-groups.txt'] = f.read()
+        # the mechanical part of the conversion, done by a design's semantic
+        # patch on its tree (not applied to the series: see the report), and
         # what it would have done of the series' own hand conversions
-        files['cocci-hand-base.diff'] = run_cocci(trees, tree_of['base'], tmp, [[d] for d in DRIVERS])
+        for o in cands:
+            d = design(o)
+            if not d['cocci']:
+                continue
+            files[f'cocci-{o}.diff'] = run_cocci(trees, tree_of[o], tmp, d['cocci'], o)
+            with open(d['cocci'][1]) as f:
+                files[f'cocci-groups-{o}.txt'] = f.read()
+            files[f'cocci-hand-{o}.diff'] = run_cocci(trees, tree_of['base'], tmp, d['cocci'], 'base',
+                                                       [[x] for x in d['drivers']])
         ts = trees.grep(tree_of['base'], '-n', '-E', TABLESIZE_RX, ['*.c', '*.h'])
         files['sg_tablesize-base.txt'] = ts
         names = set()

@@ -12,9 +12,9 @@ from bench import readers
 from bench import stats
 from bench import tracefs
 from bench.decision_lib import pct
-from bench.decision_memory import memory_rows, pool_sizes
+from bench.decision_memory import POOL_PREFIX, memory_rows, pool_sizes
 from bench.decision_parse import parse_sizes
-from bench.decision_rules import CONTROL, RING, SHORT
+from bench.decision_rules import SHORT
 
 
 class DecisionCost:
@@ -26,38 +26,48 @@ class DecisionCost:
         for path in sorted(glob.glob(os.path.join(self.run, 'raw', '*', '*', 'r*', 'share', 'out', '*.slabinfo'))):
             v = path.split(os.sep)[-5]
             slab.setdefault(v, {}).update(readers.read_slabinfo(path))
-        L = ['## Memory per command', '',
+        L = [f'## Memory per command: {self.cand} against {self.control}', '',
              mdtable.prose('decision.md', 'memory-intro'), '']
         rows, fixed, basis = {}, {}, {}
-        for v, prefix in ((CONTROL, 'sgpool'), (RING, 'sgring')):
+        pair = (self.control, self.cand)
+        for v in pair:
+            kind = self.memory_kind(v)
+            prefix = POOL_PREFIX[kind]
             sizes = parse_sizes(self.f(f'sizes-{v}.txt'))
-            pools = pool_sizes(slab.get(v, {}), prefix)
+            pools = pool_sizes(slab.get(v, {}), prefix) if prefix else {}
             src = 'slabinfo'
-            if not pools:  # no run data: the object size SLAB_HWCACHE_ALIGN gives
+            if prefix and not pools:  # no run data: the object size SLAB_HWCACHE_ALIGN gives
                 src = 'computed'
                 a = sizes['L1_CACHE_BYTES']
                 hdr = sizes.get('offsetof_sg_ring_sg', 0)
-                ents = [7, 15, 31, 63, 127] if v == RING else [8, 16, 32, 64, 128]
+                ents = [7, 15, 31, 63, 127] if kind == 'ring' else [8, 16, 32, 64, 128]
                 pools = {k: -(-(hdr + k * sizes['sizeof_scatterlist']) // a) * a for k in ents}
-            rows[v], fixed[v] = memory_rows(sizes, pools)
-            basis[v] = (sizes, pools)
+            rows[v], fixed[v] = memory_rows(sizes, pools, kind=kind)
+            basis[v] = (sizes, pools, kind)
             L.append(f'- {v}: struct scsi_cmnd {sizes["sizeof_scsi_cmnd"]} B, inline array {fixed[v]} B '
                      f'({sizes["SCSI_INLINE_SG_CNT"]} entries of {sizes["sizeof_scatterlist"]} B'
-                     + (f' after a {sizes["offsetof_sg_ring_sg"]} B header' if v == RING else '') +
-                     f'), pools ({src}): ' + ', '.join(f'{prefix}-{k} {sz} B' for k, sz in sorted(pools.items())))
-        L += ['', '| segments | sg_table bytes | chunks | sg_ring bytes | chunks | sg_ring vs sg_table |',
+                     + (f' after a {sizes["offsetof_sg_ring_sg"]} B header' if kind == 'ring' else '') + ')'
+                     + (f', pools ({src}): ' + ', '.join(f'{prefix}-{k} {sz} B' for k, sz in sorted(pools.items()))
+                        if prefix else ', no pool memory: a converted host\'s data buffer has no scatterlist '
+                        '(the pdu keeps the inline array for the hosts that are not converted)'))
+        c, o = self.control, self.cand
+        L += ['', f'| segments | {c} bytes | chunks | {o} bytes | chunks | {o} vs {c} |',
               '|---|---|---|---|---|---|']
         worse = []
-        for a, b in zip(rows[CONTROL], rows[RING]):
+        for a, b in zip(rows[c], rows[o]):
             d = pct(b[3], a[3])
             worse.append(d)
             chunks = lambda pl, pre: ' + '.join(f'{pl.count(k)}x{pre}-{k}' for k in sorted(set(pl), reverse=True)) or 'inline'  # noqa: E731
-            L.append(f'| {a[0]} | {a[3]} | {chunks(a[4], "sgpool")} | {b[3]} | {chunks(b[4], "sgring")} | {d:+.1f} % |')
+            L.append(f'| {a[0]} | {a[3]} | {chunks(a[4], POOL_PREFIX[basis[c][2]])} | {b[3]} | '
+                     f'{chunks(b[4], POOL_PREFIX[basis[o][2]])} | {d:+.1f} % |')
         L.append('')
         # cross-check against the pools in use while 4M requests ran whole
         L += [mdtable.prose('decision.md', 'memory-crosscheck'), '']
         verdicts = []
-        for v, prefix in ((CONTROL, 'sgpool'), (RING, 'sgring')):
+        for v in pair:
+            prefix = POOL_PREFIX[basis[v][2]]
+            if not prefix:
+                continue
             r = [x for x in rows[v] if x[0] == 1024]
             pred = sorted(set(r[0][4])) if r else []
             grew = set()
@@ -83,16 +93,16 @@ class DecisionCost:
         measured = self.memory_in_flight(basis, L)
         self.L += L
         lo, hi = min(worse), max(worse)
-        ahead = CONTROL if statistics.fmean(worse) > 0 else RING
-        figures = (f'sg_ring {lo:+.1f} % to {hi:+.1f} % against sg_table '
-                   f'({rows[RING][0][3]} vs {rows[CONTROL][0][3]} B at 1 segment, '
-                   f'{rows[RING][-1][3]} vs {rows[CONTROL][-1][3]} B at {rows[RING][-1][0]}); computed')
+        ahead = c if statistics.fmean(worse) > 0 else o if statistics.fmean(worse) < 0 else 'even'
+        figures = (f'{o} {lo:+.1f} % to {hi:+.1f} % against {c} '
+                   f'({rows[o][0][3]} vs {rows[c][0][3]} B at 1 segment, '
+                   f'{rows[o][-1][3]} vs {rows[c][-1][3]} B at {rows[o][-1][0]}); computed')
         agree, disagree = (sum(x.count(w) for x in measured) for w in (', agrees)', ', DISAGREES)'))
         self.add('Memory per command (1..2048 segments)', ahead,
                  figures + '; cross-check of the pools used against the run: '
                  + (', '.join(verdicts) if verdicts else 'no slab data')
                  + ('; measured with commands in flight: ' + '; '.join(measured) if measured else
-                    '; not measured with commands in flight in this run'), '#memory-per-command',
+                    '; not measured with commands in flight in this run'), L[0],
                  figures + '; pools used in the run: ' + (', '.join(verdicts) if verdicts else 'no slab data')
                  + (f'; with commands in flight, {agree} of {agree + disagree} measurements (kernel, point) '
                     'agree with the computed bytes' if agree + disagree else
@@ -104,8 +114,8 @@ class DecisionCost:
         the pool bytes computed for the segments the traced commands had:
         lines appended to L, and the summary's phrases."""
         got, old = [], set()
-        for v in (CONTROL, RING):
-            sizes, pools = basis[v]
+        for v in (self.control, self.cand):
+            sizes, pools, kind = basis[v]
             seen = set()
             for path in sorted(glob.glob(os.path.join(self.run, 'raw', '*', v, 'r*', 'share', 'out', '*.inflight*'))):
                 out = os.path.dirname(path)
@@ -120,11 +130,11 @@ class DecisionCost:
                     continue
                 data = sorted(n for n in x['segments'] if n > 0)
                 seg = data[0] if len(data) == 1 else None
-                comp = memory_rows(sizes, pools, [seg])[0][0][2] if seg else None
+                comp = memory_rows(sizes, pools, [seg], kind)[0][0][2] if seg else None
                 if not data and x['commands']:
                     seg, comp = 0, 0
                 got.append((v, p, seg, x, comp))
-        got.sort(key=lambda g: (readers.bs_bytes(readers.split_point(g[1])[1]), g[0] != CONTROL))
+        got.sort(key=lambda g: (readers.bs_bytes(readers.split_point(g[1])[1]), g[0] != self.control))
         if not got:
             if old:
                 L += ['Measured with commands in flight: this run\'s `INFLIGHT` step is of the runs before the '
@@ -133,8 +143,8 @@ class DecisionCost:
                 return ['the INFLIGHT step predates the trace (slab growth, not objects in use): not reconciled']
             return []
         reserve = {v: 2 * sum(basis[v][1].values()) for v in basis}
-        L += [mdtable.prose('decision.md', 'inflight-rule',
-                            control_reserve=reserve[CONTROL], ring_reserve=reserve[RING]), '',
+        L += [mdtable.prose('decision.md', 'inflight-rule', control=self.control, cand=self.cand,
+                            control_reserve=reserve[self.control], ring_reserve=reserve[self.cand]), '',
               '| kernel | point | segments | commands in flight (most at any moment) | steady moments '
               '| measured pool bytes per command | computed | agree |',
               '|---|---|---|---|---|---|---|---|']
@@ -159,9 +169,10 @@ class DecisionCost:
         if not os.path.exists(os.path.join(self.run, 'meta.txt')):
             return
         run = model.Run(self.run)
-        if RING not in run.others or not run.rows:
+        ctl, o = self.control, self.cand
+        if o not in run.others or not run.rows:
             return
-        fam = run.family(RING)
+        fam = run.family(o)
         groups = {}  # device class -> [(device, point, Comparison)]
         for (d, p), c in fam.items():
             cls = 'QEMU disks' if d in model.QEMU_DEVICES else 'scsi_debug'
@@ -175,8 +186,8 @@ class DecisionCost:
             if not sig:
                 ahead, how = 'neither shown', 'no point significant'
             else:
-                ahead = (CONTROL if min(sig) > 0 else RING if max(sig) < 0 else 'mixed')
-                how = (f'sg_ring {min(sig):+.2f} % to {max(sig):+.2f} % guest ns per I/O at the '
+                ahead = (ctl if min(sig) > 0 else o if max(sig) < 0 else 'mixed')
+                how = (f'{o} {min(sig):+.2f} % to {max(sig):+.2f} % guest ns per I/O at the '
                        f'{len(sig)} significant points')
             self.add(f'Guest time per I/O (fio over {cls}: {devs})', ahead,
                      f'{how} of {len(rows)} (paired, Holm); {unres} not resolved by the rig; '
@@ -184,24 +195,24 @@ class DecisionCost:
                         'every repeat on both kernels: no interval, no test); ' if one else '')
                      + f'{fine} of {len(rows)} resolve a 0.5 % difference (resolution at most '
                      '0.5 %); per size class with resolution in REPORT.md',
-                     'REPORT.md#answer-sg_ring-against-sg_table-guest-time-per-io',
+                     f'REPORT.md#{mdtable.slug(f"Answer: {o} against {ctl}, guest time per I/O")}',
                      f'{how} of {len(rows)} (paired, Holm); {unres} not resolved'
                      + (f', {one} one observation' if one else '')
                      + f'; {fine} of {len(rows)} resolve a 0.5 % difference')
         mb = {}
-        for v in (CONTROL, RING):
+        for v in (ctl, o):
             got = sorted(glob.glob(os.path.join(self.run, 'raw', '*', v, 'r*', 'share', 'out', 'microbench.json')))
             if got:
                 with open(got[0]) as f:
                     mb[v] = {(x['op'], x['nents']): x['median_ns'] for x in json.load(f).get('points', [])}
         if len(mb) == 2:
             parts = []
-            for key in sorted(set(mb[CONTROL]) & set(mb[RING])):
+            for key in sorted(set(mb[ctl]) & set(mb[o])):
                 if key[1] in (1, 2048):
-                    parts.append(f'{key[0]} {key[1]}: {pct(mb[RING][key], mb[CONTROL][key]):+.0f} %')
-            signs = {pct(mb[RING][k], mb[CONTROL][k]) > 0 for k in set(mb[CONTROL]) & set(mb[RING])}
-            who = 'mixed' if len(signs) > 1 else (CONTROL if signs == {True} else RING)
+                    parts.append(f'{key[0]} {key[1]}: {pct(mb[o][key], mb[ctl][key]):+.0f} %')
+            signs = {pct(mb[o][k], mb[ctl][k]) > 0 for k in set(mb[ctl]) & set(mb[o])}
+            who = 'mixed' if len(signs) > 1 else (ctl if signs == {True} else o)
             self.add('API alone (sg_api_bench, guest ns per op)', who,
-                     'sg_ring vs sg_table: ' + ', '.join(parts),
+                     f'{o} vs {ctl}: ' + ', '.join(parts),
                      'REPORT.md#the-api-alone-in-kernel-microbenchmark-sg_api_bench',
-                     'sg_ring vs sg_table: ' + mdtable.clip(parts, SHORT - 40, ', '))
+                     f'{o} vs {ctl}: ' + mdtable.clip(parts, SHORT - 40, ', '))

@@ -8,7 +8,7 @@ from bench import mdtable
 from bench import model
 from bench import readers
 from bench.decision_lib import ahead_by_size, pct, same_layout, span, span_by_device
-from bench.decision_rules import CONTROL, RING, SHORT
+from bench.decision_rules import SHORT
 
 
 class DecisionExact:
@@ -31,30 +31,34 @@ class DecisionExact:
         if not got:
             return
         ev, run = got
-        pairs = ev.pairs(ev.insns, run.devices)
-        if pairs and ev.other(ev.insns) == RING:
+        pairs = ev.pairs(ev.insns, run.devices, self.cand)
+        if pairs:
             parts, signs, by_dev = [], {}, {}
             for d, p in pairs:
-                x, y = (sum(ev.insns[(d, p)][v].values()) for v in (CONTROL, RING))
+                x, y = (sum(ev.insns[(d, p)][v].values()) for v in (self.control, self.cand))
                 parts.append(f'{d} {p} {attrib_evidence.sfmt(y - x)} ({pct(y, x):+.2f} %)')
                 signs.setdefault(readers.size_class(p), set()).add(y > x)
                 by_dev.setdefault(d, []).append(pct(y, x))
-            who = ahead_by_size(signs)
+            who = ahead_by_size(signs, self.control, self.cand)
             pts = {p for _, p in pairs}
             where = ('every point of the run' if set(run.points) <= pts else
                      ', '.join(sorted({p.split('-')[0] + ' qd' + str(readers.split_point(p)[2]) for p in pts})))
             self.add('Instructions per I/O, exact (insncount TCG plugin, icount; ' + where + ')', who,
-                     'sg_ring - sg_table per I/O: ' + ', '.join(parts)
+                     f'{self.cand} - {self.control} per I/O: ' + ', '.join(parts)
                      + '; counted, not sampled, by function and phase in REPORT.md'
-                     + same_layout(ev, pairs),
+                     + same_layout(ev, pairs, self.cand),
                      'REPORT.md#instructions-per-io-exact-tcg-plugin-icount',
-                     f'sg_ring - sg_table per I/O at {len(pairs)} (device, point) pairs: '
-                     + span_by_device(by_dev) + same_layout(ev, pairs))
+                     f'{self.cand} - {self.control} per I/O at {len(pairs)} (device, point) pairs: '
+                     + span_by_device(by_dev) + same_layout(ev, pairs, self.cand))
             self.contiguous(ev, run)
-            items = attrib_evidence.read_residue_classes(attrib_evidence.RESIDUE)
+            # the classification (attrib_evidence.RESIDUE, the file the
+            # design's residue record names) is of that design's difference only
+            residue = self.design(self.cand)['residue']
+            items = attrib_evidence.read_residue_classes(attrib_evidence.RESIDUE) if residue else []
             res, brief = [], []
-            for d, p in [k for k in pairs if k[1] in attrib_evidence.read_residue_points(attrib_evidence.RESIDUE)]:
-                a, b = ev.insns[(d, p)][CONTROL], ev.insns[(d, p)][RING]
+            at = attrib_evidence.read_residue_points(attrib_evidence.RESIDUE) if residue else []
+            for d, p in [k for k in pairs if k[1] in at]:
+                a, b = ev.insns[(d, p)][self.control], ev.insns[(d, p)][self.cand]
                 r = attrib_evidence.residue(a, b, items)
                 by = {c: sum(it[4] for it in r['items'] if it[0] == c) for c in attrib_evidence.CLASSES}
                 bound = (f', resolution {attrib_counts.fmt(sum(a.values()) * ev.resolution[0] / 100)}'
@@ -64,19 +68,19 @@ class DecisionExact:
                              f'{attrib_evidence.sfmt(by["measurement"])} + remainder {attrib_evidence.sfmt(r["rest"])}')
                 res.append(f'{brief[-1]} (the N/2N residue{bound})')
             if res:
-                self.add('The 4k deficit, every instruction of it (issue 16)', CONTROL,
+                self.add('The 4k deficit, every instruction of it (issue 16)', self.control,
                          '; '.join(res) + '; item by item, with what would remove the incidental '
                          'part, in REPORT.md',
                          'REPORT.md#the-4k-difference-every-instruction-of-it',
                          mdtable.clip(brief, SHORT - 60) + '; the remainder is the N/2N residue')
-        cpairs = ev.pairs(ev.cache, run.devices)
-        if cpairs and ev.other(ev.cache) == RING:
+        cpairs = ev.pairs(ev.cache, run.devices, self.cand)
+        if cpairs:
             parts, per_size, each = [], {}, {k: [] for k, _ in attrib_evidence.CACHE_MISSES}
             for d, p in cpairs:
                 per_size.setdefault((d, readers.size_class(p)), []).append(p)
             for d, p in cpairs:
-                f = {k: sum(sum(x[k] for x in ev.cache[(d, p)][v].values()) for v in (RING,))
-                     - sum(sum(x[k] for x in ev.cache[(d, p)][v].values()) for v in (CONTROL,))
+                f = {k: sum(sum(x[k] for x in ev.cache[(d, p)][v].values()) for v in (self.cand,))
+                     - sum(sum(x[k] for x in ev.cache[(d, p)][v].values()) for v in (self.control,))
                      for k, _ in attrib_evidence.CACHE_MISSES}
                 for k in f:
                     each[k].append(f[k])
@@ -84,14 +88,14 @@ class DecisionExact:
                 name = p if len(per_size[(d, readers.size_class(p))]) > 1 else readers.size_class(p)
                 parts.append(f'{d} {name} ' + '/'.join(attrib_evidence.sfmt(f[k]) for k, _ in attrib_evidence.CACHE_MISSES))
             low = min(sum(x[k] for x in ev.cache[key][v].values())
-                      for key in cpairs for v in (CONTROL, RING) for k, _ in attrib_evidence.CACHE_MISSES)
+                      for key in cpairs for v in (self.control, self.cand) for k, _ in attrib_evidence.CACHE_MISSES)
             noise = f', and totals as low as {attrib_counts.fmt(low)} show its noise' if low < 0 else ''
             self.add(f'Cache misses per I/O under a stated model ({ev.model})', 'not resolved',
-                     'sg_ring - sg_table, L1I/L1D/L2 misses per I/O: ' + ', '.join(parts)
+                     f'{self.cand} - {self.control}, L1I/L1D/L2 misses per I/O: ' + ', '.join(parts)
                      + '; one cachesim boot per kernel, so the resolution is not measured: each '
                      'figure is the difference of two runs' + noise,
                      'REPORT.md#cache-misses-per-io-a-stated-model',
-                     f'sg_ring - sg_table misses per I/O at {len(cpairs)} (device, point) pairs: '
+                     f'{self.cand} - {self.control} misses per I/O at {len(cpairs)} (device, point) pairs: '
                      + ', '.join(f'{lab} ' + span(attrib_evidence.sfmt(min(each[k])), attrib_evidence.sfmt(max(each[k])))
                                  for k, lab in attrib_evidence.CACHE_MISSES)
                      + '; one cachesim boot per kernel, so the resolution is not measured' + noise,
@@ -99,29 +103,29 @@ class DecisionExact:
 
     def contiguous(self, ev, run):
         """attrib.txt's contiguous runs (multi-page bvecs) in one summary row."""
-        pairs = ev.pairs(ev.contiguous, run.devices)
-        if not pairs or ev.other(ev.contiguous) != RING:
+        pairs = ev.pairs(ev.contiguous, run.devices, self.cand)
+        if not pairs:
             return
         parts, signs, by_dev, bvecs = [], {}, {}, []
         for d, p in pairs:
-            x, y = (sum(ev.contiguous[(d, p)][v].values()) for v in (CONTROL, RING))
-            bv = ev.bvecs.get(('contiguous', d, p), {}).get(RING)
+            x, y = (sum(ev.contiguous[(d, p)][v].values()) for v in (self.control, self.cand))
+            bv = ev.bvecs.get(('contiguous', d, p), {}).get(self.cand)
             parts.append(f'{d} {p} {attrib_evidence.sfmt(y - x)} ({pct(y, x):+.2f} %'
                          + (f', {attrib_counts.fmt(bv[1])} bvecs' if bv else '') + ')')
             signs.setdefault(readers.size_class(p), set()).add(y > x)
             by_dev.setdefault(d, []).append(pct(y, x))
             if bv:
                 bvecs.append(bv[1])
-        who = ahead_by_size(signs)
+        who = ahead_by_size(signs, self.control, self.cand)
         self.add('Instructions per I/O, exact, with contiguous buffers (multi-page bvecs, as the '
                  'bench\'s buffers have)', who,
-                 'sg_ring - sg_table per I/O (bvecs per I/O): ' + ', '.join(parts)
+                 f'{self.cand} - {self.control} per I/O (bvecs per I/O): ' + ', '.join(parts)
                  + '; beside the bvec-per-page counts in REPORT.md'
-                 + same_layout(ev, pairs, 'contiguous'),
+                 + same_layout(ev, pairs, self.cand, 'contiguous'),
                  'REPORT.md#instructions-per-io-exact-tcg-plugin-icount',
-                 f'sg_ring - sg_table per I/O at {len(pairs)} (device, point) pairs'
+                 f'{self.cand} - {self.control} per I/O at {len(pairs)} (device, point) pairs'
                  + (f' ({attrib_counts.fmt(min(bvecs))} to {attrib_counts.fmt(max(bvecs))} bvecs per I/O)' if bvecs else '')
-                 + ': ' + span_by_device(by_dev) + same_layout(ev, pairs, 'contiguous'),
+                 + ': ' + span_by_device(by_dev) + same_layout(ev, pairs, self.cand, 'contiguous'),
                  'Instructions per I/O, exact, with contiguous buffers')
 
     def iommu(self):
@@ -131,8 +135,8 @@ class DecisionExact:
             return
         ev = got[0]
         order = list(ev.devices)
-        pairs = ev.pairs(ev.iommu, order)
-        if not pairs or ev.other(ev.iommu) != RING:
+        pairs = ev.pairs(ev.iommu, order, self.cand)
+        if not pairs:
             return
         rules = attrib_counts.read_phases(attrib_evidence.PHASES)
         parts, signs, brief, again = [], set(), [], []
@@ -141,29 +145,29 @@ class DecisionExact:
             for dd, p in pairs:
                 if dd != d:
                     continue
-                x, y = (attrib_evidence.dma_and_busy(rules, ev.iommu[(d, p)][v])[0] for v in (CONTROL, RING))
+                x, y = (attrib_evidence.dma_and_busy(rules, ev.iommu[(d, p)][v])[0] for v in (self.control, self.cand))
                 rep = ev.iommu_repeat.get((d, p), {})
                 cell = f'{readers.size_class(p)} {attrib_evidence.sfmt(y - x)} ({pct(y, x):+.1f} %)'
                 short.append(f'{readers.size_class(p)} {pct(y, x):+.1f} %')
-                if CONTROL in rep and RING in rep:
-                    rx, ry = (attrib_evidence.dma_and_busy(rules, rep[v])[0] for v in (CONTROL, RING))
+                if self.control in rep and self.cand in rep:
+                    rx, ry = (attrib_evidence.dma_and_busy(rules, rep[v])[0] for v in (self.control, self.cand))
                     cell += f', repeat {attrib_evidence.sfmt(ry - rx)}'
                     signs.add(ry > rx)
                     again.append((ry > rx) == (y > x))
                 signs.add(y > x)
                 c = ev.calls[('iommu', d, p)]
-                cell += (f', IOVA allocations {attrib_counts.fmt2(c[CONTROL].get("alloc_iova_fast", 0.0))}/'
-                         f'{attrib_counts.fmt2(c[RING].get("alloc_iova_fast", 0.0))}')
+                cell += (f', IOVA allocations {attrib_counts.fmt2(c[self.control].get("alloc_iova_fast", 0.0))}/'
+                         f'{attrib_counts.fmt2(c[self.cand].get("alloc_iova_fast", 0.0))}')
                 cells.append(cell)
             if cells:
                 parts.append(f'{d}: ' + '; '.join(cells))
                 brief.append(f'{d}: ' + ', '.join(short))
-        who = CONTROL if signs == {True} else RING if signs == {False} else 'mixed'
+        who = self.control if signs == {True} else self.cand if signs == {False} else 'mixed'
         self.add('Behind an IOMMU (QEMU intel-iommu; exact instructions per I/O in the DMA map/unmap '
                  'phase, ' + ', '.join(sorted({p for _, p in pairs}, key=attrib_counts.point_key)) + ')', who,
-                 'sg_ring - sg_table, ' + ' | '.join(parts) + ' (sg_table/sg_ring per I/O)',
+                 f'{self.cand} - {self.control}, ' + ' | '.join(parts) + f' ({self.control}/{self.cand} per I/O)',
                  'REPORT.md#behind-an-iommu-instructions-and-iommu-work-per-io-qemu-intel-iommu',
-                 'sg_ring - sg_table per I/O in the DMA map/unmap phase, '
+                 f'{self.cand} - {self.control} per I/O in the DMA map/unmap phase, '
                  + mdtable.clip(brief, SHORT - 120, ' | ')
                  + (f'; the repeat run gives the same sign at {sum(again)} of {len(again)} (device, point) pairs'
                     if again else '; not repeated'),

@@ -7,7 +7,6 @@ import subprocess
 import sys
 
 from bench import attrib_counts
-from bench.decision_rules import CONTROL, RING
 
 
 def die(msg):
@@ -64,13 +63,13 @@ def counted_at(points, counted):
     return 'only at ' + ', '.join(counted)
 
 
-def ahead_by_size(signs):
+def ahead_by_size(signs, control, cand):
     """Who is ahead, by size class, for a summary row: SIGNS is {size:
-    {sg_ring's count > sg_table's, at each point of the size}}; a size is
-    the kernel with fewer instructions at every point, or 'mixed'."""
-    ahead = {s: CONTROL if v == {True} else RING if v == {False} else 'mixed' for s, v in signs.items()}
+    {CAND's count > CONTROL's, at each point of the size}}; a size is the
+    kernel with fewer instructions at every point, or 'mixed'."""
+    ahead = {s: control if v == {True} else cand if v == {False} else 'mixed' for s, v in signs.items()}
     return '; '.join(f'{w} at {", ".join(s for s in ahead if ahead[s] == w)}'
-                     for w in (CONTROL, RING, 'mixed') if w in ahead.values())
+                     for w in (control, cand, 'mixed') if w in ahead.values())
 
 
 def span_by_device(by_dev):
@@ -84,15 +83,16 @@ def span(lo, hi):
     return lo if lo == hi else f'{lo} to {hi}'
 
 
-def same_layout(ev, pairs, kind='insns'):
+def same_layout(ev, pairs, cand, kind='insns'):
     """'; ... at K of N points': where the attribution's buffers (of
     attrib.txt's KIND runs) had one layout (bvecs per I/O,
-    attrib_counts.bvecs_per_io) in both runs and on both kernels, so a difference
-    is not the layout's; '' if none was counted."""
+    attrib_counts.bvecs_per_io) in both runs and on both kernels (the
+    control and CAND), so a difference is not the layout's; '' if none was
+    counted."""
     got = [ev.bvecs.get((kind, d, p), {}) for d, p in pairs]
-    got = [b for b in got if CONTROL in b and RING in b]
+    got = [b for b in got if ev.control in b and cand in b]
     if not got:
         return ''
-    same = sum(1 for b in got if attrib_counts.layout_verdict({v: b[v] for v in (CONTROL, RING)}) == 'same')
+    same = sum(1 for b in got if attrib_counts.layout_verdict({v: b[v] for v in (ev.control, cand)}) == 'same')
     return (f'; the same buffer layout (bvecs per I/O) in both runs and on both kernels at {same} of the '
             f'{len(pairs)} (device, point) pairs')

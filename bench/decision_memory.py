@@ -2,7 +2,11 @@
 chunks and pools of sg_table's chains and sg_ring's arrays for a number
 of segments, and the arrays per command the IOMMU class counted."""
 
-from bench.decision_rules import MAP_PER_ARRAY, RING, SEGMENTS
+from bench.decision_rules import MAP_PER_ARRAY, SEGMENTS
+
+# the sg pool caches of each way a design takes pool memory (the variant
+# file's memory key): chained lists from sgpool-N, rings from sgring-N, none
+POOL_PREFIX = {'chained': 'sgpool', 'ring': 'sgring', 'none': None}
 
 
 def pool_sizes(slab, prefix):
@@ -53,11 +57,16 @@ def pool_for(k, pools):
     return fit[0]
 
 
-def memory_rows(sizes, pools, segs=SEGMENTS):
+def memory_rows(sizes, pools, segs=SEGMENTS, kind=None):
     """Bytes per command for each segment count: (n, fixed, pool chunks,
     total, chunk list).  fixed = struct scsi_cmnd + the inline first array
-    in the pdu (the LLD's own cmd_size is the same for both and left out)."""
-    ring = 'sizeof_sg_ring' in sizes
+    in the pdu (the LLD's own cmd_size is the same for every design and
+    left out).  KIND is the variant's memory key (chained, ring or none:
+    a converted host's data buffer takes no pool memory, the pdu keeps its
+    inline array for the other hosts); by default ring where the sizes
+    have struct sg_ring, else chained."""
+    kind = kind or ('ring' if 'sizeof_sg_ring' in sizes else 'chained')
+    ring = kind == 'ring'
     sg = sizes['sizeof_scatterlist']
     inline = sizes['SCSI_INLINE_SG_CNT']
     if ring:
@@ -68,7 +77,9 @@ def memory_rows(sizes, pools, segs=SEGMENTS):
     fixed = sizes['sizeof_scsi_cmnd'] + fixed_inline
     rows = []
     for n in segs:
-        if ring:
+        if kind == 'none':
+            ch = []
+        elif ring:
             ch = chunks_sg_ring(n, inline, sizes['SG_RING_CHUNK_SIZE'])
         else:
             ch = chunks_sg_table(n, inline, sizes['SG_CHUNK_SIZE'])
@@ -78,13 +89,14 @@ def memory_rows(sizes, pools, segs=SEGMENTS):
     return rows, fixed_inline
 
 
-def ring_arrays(ev, ipairs):
-    """The most arrays per command sg_ring's rings had in the IOMMU class
+def ring_arrays(ev, ipairs, cand):
+    """The most arrays per command CAND's rings had in the IOMMU class
     (ev.calls of the iommu runs at IPAIRS: MAP_PER_ARRAY entries over
-    scsi_queue_rq entries, per I/O), or None where not counted."""
+    scsi_queue_rq entries, per I/O), or None where not counted (a design
+    that calls MAP_PER_ARRAY once per command has none)."""
     got = []
     for d, p in ipairs:
-        c = ev.calls.get(('iommu', d, p), {}).get(RING, {})
+        c = ev.calls.get(('iommu', d, p), {}).get(cand, {})
         if c.get('scsi_queue_rq') and MAP_PER_ARRAY in c:
             got.append(c[MAP_PER_ARRAY] / c['scsi_queue_rq'])
     return max(got) if got else None

@@ -6,7 +6,7 @@ import json
 import os
 import re
 
-from bench.decision_rules import ACCESSORS, CLASSES, CTAGS_KINDS, DRIVERS, NOT_API
+from bench.decision_rules import ACCESSORS, CLASSES, CTAGS_KINDS, NOT_API
 
 
 # ---------------------------------------------------------------- parsers
@@ -20,24 +20,25 @@ def parse_numstat(text):
     return out
 
 
-def churn_class(path):
-    """Which part of the change a file belongs to."""
+def churn_class(path, drivers=()):
+    """Which part of the change a file belongs to (DRIVERS: the converted
+    drivers' files)."""
     if re.search(r'kunit|_bench\.c$|Kconfig\.debug$', path):
         return 'tests'
     if path.startswith(('include/linux/', 'lib/', 'block/', 'kernel/dma/', 'drivers/iommu/')):
         return 'API'
-    if path in DRIVERS:
+    if path in drivers:
         return 'drivers'
     if path.startswith(('drivers/scsi/', 'include/scsi/')):
         return 'SCSI core'
     return 'other'
 
 
-def churn(numstat):
+def churn(numstat, drivers=()):
     """{class: [files, added, removed]} plus 'total'."""
     out = {c: [0, 0, 0] for c in CLASSES + ['total']}
     for a, r, path in numstat:
-        for c in (churn_class(path), 'total'):
+        for c in (churn_class(path, drivers), 'total'):
             out[c][0] += 1
             out[c][1] += a
             out[c][2] += r

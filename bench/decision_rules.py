@@ -3,78 +3,71 @@ design (ROLES), what counts as API, the headers, accessors and semantic
 patch it reads, the segment counts of the memory table, the sizes probe.
 DECISION.md states each next to its table."""
 import os
+import sys
 
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-CONTROL, RING = 'sg_table', 'sg_ring'
 
-# Functions compared side by side: role, who writes it, then per design the
-# (file, function) list that does the job.  The sg_table code is read from
-# the control's tree (the base with common/series; the control variant adds
-# only tests), the sg_ring code from the patched tree.  The raw files keep
-# the label "base" for the control's side.
+# The jobs a design's code does, in the order DECISION.md lists them, and
+# who writes that code.  Which functions do each job is the design's own
+# knowledge: variants/<name>/decision.tsv (read by design() below).  The
+# control's functions are read from the control's tree (the base with
+# common/series; the control variant adds only tests), a candidate's from
+# its patched tree.  The raw files keep the label "base" for the control.
 ROLES = [
-    ('allocate a chained list from the pools', 'API',
-     [('include/linux/scatterlist.h', 'sg_alloc_table_chained'), ('lib/sg_pool.c', '__sg_alloc_table_chained'),
-      ('lib/scatterlist.c', '__sg_alloc_table')],
-     [('include/linux/sg_ring.h', 'sg_alloc_ring_chained'), ('lib/sg_pool.c', '__sg_alloc_ring_chained')]),
-    ('free it', 'API',
-     [('include/linux/scatterlist.h', 'sg_free_table_chained'), ('lib/sg_pool.c', '__sg_free_table_chained'),
-      ('lib/scatterlist.c', '__sg_free_table')],
-     [('include/linux/sg_ring.h', 'sg_free_ring_chained'), ('lib/sg_pool.c', '__sg_free_ring_chained'),
-      ('lib/sg_pool.c', 'sg_ring_free_tail')]),
-    ('map a request (block)', 'API',
-     [('block/blk-merge.c', '__blk_rq_map_sg'), ('block/blk-merge.c', '__blk_bios_map_sg'),
-      ('block/blk-merge.c', 'blk_next_sg')],
-     [('block/blk-merge.c', 'blk_rq_map_sg_ring'), ('block/blk-merge.c', '__blk_rq_map_cursor'),
-      ('block/blk-merge.c', '__blk_bios_map_sg'), ('block/blk-merge.c', 'blk_next_sg'),
-      ('block/blk-merge.c', 'blk_next_sg_ring')]),
-    ('DMA map', 'API',
-     [('kernel/dma/mapping.c', 'dma_map_sg_attrs'), ('kernel/dma/mapping.c', '__dma_map_sg_attrs')],
-     [('kernel/dma/mapping.c', 'dma_map_sg_ring_attrs'), ('kernel/dma/mapping.c', 'dma_map_sg_ring_at_once'),
-      ('kernel/dma/mapping.c', '__dma_map_sg_ring_ops')]),
-    ('DMA map and unmap behind an IOMMU (dma-iommu)', 'API',
-     [('drivers/iommu/dma-iommu.c', 'iommu_dma_map_sg'), ('drivers/iommu/dma-iommu.c', 'iommu_dma_unmap_sg')],
-     [('drivers/iommu/dma-iommu.c', 'iommu_dma_map_sg_ring'), ('drivers/iommu/dma-iommu.c', 'iommu_dma_unmap_sg_ring'),
-      ('drivers/iommu/dma-iommu.c', 'iommu_dma_can_map_sg_ring')]),
-    ('DMA unmap', 'API',
-     [('kernel/dma/mapping.c', 'dma_unmap_sg_attrs')],
-     [('kernel/dma/mapping.c', 'dma_unmap_sg_ring_attrs'),
-      ('kernel/dma/mapping.c', '__dma_unmap_sg_ring_attrs')]),
-    ('copy to/from a buffer', 'API',
-     [('lib/scatterlist.c', 'sg_copy_buffer')],
-     [('lib/sg_ring.c', 'sg_ring_copy_buffer'), ('lib/sg_ring.c', 'sg_ring_xfer')]),
-    ('mapping iterator: next chunk', 'API',
-     [('lib/scatterlist.c', 'sg_miter_next'), ('lib/scatterlist.c', 'sg_miter_get_next_page')],
-     [('lib/sg_ring.c', 'sg_ring_miter_next'), ('lib/sg_ring.c', 'sg_ring_miter_next_array'),
-      ('lib/sg_ring.c', 'sg_ring_miter_set')]),
-    ('SCSI core: set up a command\'s buffers', 'SCSI core',
-     [('drivers/scsi/scsi_lib.c', 'scsi_alloc_sgtables')],
-     [('drivers/scsi/scsi_lib.c', 'scsi_alloc_sgtables'),
-      ('drivers/scsi/scsi_lib.c', 'scsi_sg_ring_append')]),
-    ('SCSI core: free them', 'SCSI core',
-     [('drivers/scsi/scsi_lib.c', 'scsi_free_sgtables')],
-     [('drivers/scsi/scsi_lib.c', 'scsi_free_sgtables')]),
-    ('SCSI core: DMA map a command', 'SCSI core',
-     [('drivers/scsi/scsi_lib_dma.c', 'scsi_dma_map'), ('drivers/scsi/scsi_lib_dma.c', 'scsi_dma_unmap')],
-     [('drivers/scsi/scsi_lib_dma.c', 'scsi_dma_map'), ('drivers/scsi/scsi_lib_dma.c', 'scsi_dma_unmap')]),
-    ('SCSI core: error handler saves/restores the buffer', 'SCSI core',
-     [('drivers/scsi/scsi_error.c', 'scsi_eh_prep_cmnd'), ('drivers/scsi/scsi_error.c', 'scsi_eh_restore_cmnd')],
-     [('drivers/scsi/scsi_error.c', 'scsi_eh_prep_cmnd'), ('drivers/scsi/scsi_error.c', 'scsi_eh_restore_cmnd')]),
-    ('driver: scsi_debug copies data in and out', 'driver',
-     [('drivers/scsi/scsi_debug.c', 'fill_from_dev_buffer'), ('drivers/scsi/scsi_debug.c', 'fetch_to_dev_buffer'),
-      ('drivers/scsi/scsi_debug.c', 'do_device_access')],
-     [('drivers/scsi/scsi_debug.c', 'fill_from_dev_buffer'), ('drivers/scsi/scsi_debug.c', 'fetch_to_dev_buffer'),
-      ('drivers/scsi/scsi_debug.c', 'do_device_access')]),
-    ('driver: virtio_scsi builds its virtqueue lists', 'driver',
-     [('drivers/scsi/virtio_scsi.c', '__virtscsi_add_cmd')],
-     [('drivers/scsi/virtio_scsi.c', '__virtscsi_add_cmd')]),
-    ('driver: vmw_pvscsi fills its device SG list from the DMA mapping', 'driver',
-     [('drivers/scsi/vmw_pvscsi.c', 'pvscsi_create_sg'), ('drivers/scsi/vmw_pvscsi.c', 'pvscsi_map_buffers'),
-      ('drivers/scsi/vmw_pvscsi.c', 'pvscsi_unmap_buffers')],
-     [('drivers/scsi/vmw_pvscsi.c', 'pvscsi_create_sg'), ('drivers/scsi/vmw_pvscsi.c', 'pvscsi_first_dma_sg'),
-      ('drivers/scsi/vmw_pvscsi.c', 'pvscsi_map_buffers'), ('drivers/scsi/vmw_pvscsi.c', 'pvscsi_unmap_buffers')]),
+    ('allocate a chained list from the pools', 'API'),
+    ('free it', 'API'),
+    ('map a request (block)', 'API'),
+    ('DMA map', 'API'),
+    ('DMA map and unmap behind an IOMMU (dma-iommu)', 'API'),
+    ('DMA unmap', 'API'),
+    ('copy to/from a buffer', 'API'),
+    ('mapping iterator: next chunk', 'API'),
+    ("SCSI core: set up a command's buffers", 'SCSI core'),
+    ('SCSI core: free them', 'SCSI core'),
+    ('SCSI core: DMA map a command', 'SCSI core'),
+    ('SCSI core: error handler saves/restores the buffer', 'SCSI core'),
+    ('driver: scsi_debug copies data in and out', 'driver'),
+    ('driver: virtio_scsi builds its virtqueue lists', 'driver'),
+    ('driver: vmw_pvscsi fills its device SG list from the DMA mapping', 'driver'),
 ]
+JOB_NAMES = [j for j, _ in ROLES]
+
+
+# where the variants' decision.tsv files are (tests point it at fixtures)
+VARIANTS_DIR = os.environ.get('SGB_VARIANTS_DIR', os.path.join(TOP, 'variants'))
+
+
+def design(variant, root=None):
+    """What the decision report reads of VARIANT: variants/<variant>/decision.tsv
+    as {'header': path, 'opt_in': field or None, 'roles': {job: [(file,
+    function)]}}; sys.exit naming the file and line on anything else."""
+    path = os.path.join(root or VARIANTS_DIR, variant, 'decision.tsv')
+    if not os.path.exists(path):
+        sys.exit(f'decision: {path} is missing: say which functions do each job of '
+                 'bench/decision_rules.py ROLES in this design (copy another variant\'s)')
+    out = {'header': None, 'opt_in': None, 'roles': {}, 'drivers': [], 'cocci': None, 'residue': None}
+    with open(path) as f:
+        for n, line in enumerate(f, 1):
+            if not line.strip() or line.startswith('#'):
+                continue
+            cols = line.rstrip('\n').split('\t')
+            if cols[0] in ('header', 'opt_in', 'residue') and len(cols) == 2:
+                out[cols[0]] = None if cols[1] == '-' else cols[1]
+            elif cols[0] == 'driver' and len(cols) == 2:
+                out['drivers'].append(cols[1])
+            elif cols[0] == 'cocci' and len(cols) == 3:
+                out['cocci'] = (os.path.join(TOP, cols[1]), os.path.join(TOP, cols[2]))
+            elif cols[0] == 'job' and len(cols) == 4 and cols[1] in JOB_NAMES:
+                out['roles'].setdefault(cols[1], []).append((cols[2], cols[3]))
+            else:
+                sys.exit(f'decision: {path}:{n}: not a record this file takes (header PATH, '
+                         'opt_in FIELD, driver FILE, cocci RULE GROUPS, residue FILE, or job JOB FILE '
+                         'FUNCTION with a job of ROLES, tab-separated)')
+    if not out['header']:
+        sys.exit(f'decision: {path}: no header line (the design\'s own API header)')
+    return out
+
 
 # The control's functions of a job as runs collected before common/0003
 # (2026-12-06) have them: sg_alloc_table_chained() and
@@ -91,14 +84,12 @@ NOT_API = set('''if for while switch return sizeof typeof __typeof__ likely unli
 WARN_ON WARN_ON_ONCE WARN BUG_ON BUG min max min_t max_t ARRAY_SIZE defined
 READ_ONCE WRITE_ONCE offsetof container_of'''.split())
 
-# The API surface: the headers that define each API.  sg_table: the 6.1
-# scatterlist header (sg_table, chaining, iterators; sg_ring builds on its
-# entry accessors too).  sg_ring: its own header plus every name the series
-# adds to other headers.
-SURFACE_HEADERS = ['include/linux/scatterlist.h', 'include/linux/sg_ring.h',
-                   'include/linux/dma-mapping.h', 'include/linux/blk-mq.h',
+# The API surface: each design's own header (variants/<name>/decision.tsv
+# header) and the headers where a series may add names a user meets; the
+# collection reads these in the control's tree and in each candidate's.
+SURFACE_HEADERS = ['include/linux/dma-mapping.h', 'include/linux/blk-mq.h',
                    'include/linux/blk-integrity.h', 'include/scsi/scsi_cmnd.h',
-                   'include/scsi/scsi_eh.h']
+                   'include/scsi/scsi_host.h', 'include/scsi/scsi_eh.h']
 CTAGS_KINDS = {'function': 'function', 'prototype': 'function', 'macro': 'macro',
                'member': 'struct field'}
 
@@ -109,12 +100,6 @@ CTAGS_KINDS = {'function': 'function', 'prototype': 'function', 'macro': 'macro'
 ACCESSORS = ['scsi_sglist', 'scsi_sg_count', 'scsi_for_each_sg', 'scsi_prot_sglist',
              'scsi_prot_sg_count', 'scsi_for_each_prot_sg', r'sdb\.table', r'sdb->table']
 ACCESSOR_DEF = 'include/scsi/scsi_cmnd.h'
-# The semantic patch that converts the mechanical uses, and the drivers it
-# runs over (one spatch per driver, so that one use it cannot convert keeps
-# that driver's template unflagged).
-COCCI_DIR = os.path.join(TOP, 'variants', RING, 'cocci')
-COCCI_RULE = os.path.join(COCCI_DIR, 'scsi_host_use_sg_ring.cocci')
-COCCI_GROUPS = os.path.join(COCCI_DIR, 'groups-6.1.txt')
 TABLESIZE_RX = r'(\.|->)sg_tablesize[[:space:]]*=[^=]'
 
 SEGMENTS = [1, 2, 8, 128, 129, 256, 1024, 2048]
@@ -149,13 +134,6 @@ void sgb_decision_sizes(void)
 #endif
 }
 '''
-
-
-# The drivers the sg_ring series converts (the rest of drivers/scsi is the
-# SCSI core for the churn count).
-DRIVERS = ('drivers/scsi/scsi_debug.c', 'drivers/scsi/virtio_scsi.c', 'drivers/scsi/vmw_pvscsi.c',
-           'drivers/scsi/sr.c', 'drivers/scsi/megaraid/megaraid_sas_base.c',
-           'drivers/scsi/megaraid/megaraid_sas_fusion.c')
 
 
 CLASSES = ['API', 'SCSI core', 'drivers', 'tests', 'other']

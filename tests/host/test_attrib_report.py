@@ -229,8 +229,10 @@ class RingArraysTest(unittest.TestCase):
                  ('iommu', 'iommu-strict', 'randread-1M-qd1'): c(8.0, 16.0)}
         ev = types.SimpleNamespace(calls=calls)
         pairs = [(k[1], k[2]) for k in calls]
-        self.assertEqual(decision_memory.ring_arrays(ev, pairs), 2.0)
-        self.assertIsNone(decision_memory.ring_arrays(types.SimpleNamespace(calls={}), pairs))
+        self.assertEqual(decision_memory.ring_arrays(ev, pairs, 'sg_ring'), 2.0)
+        self.assertIsNone(decision_memory.ring_arrays(types.SimpleNamespace(calls={}), pairs, 'sg_ring'))
+        # a design whose calls were not counted there has none
+        self.assertIsNone(decision_memory.ring_arrays(ev, pairs, 'dma_iter'))
 
 
 class ContiguousTest(Fixture):
@@ -335,8 +337,8 @@ class RenderTest(Fixture):
             self.assertEqual(first, self.render(self.decision_run('another-name')))
         finally:
             decision_rules.ROLES = roles
-        self.assertIn('| Instructions per I/O, exact (insncount TCG plugin, icount; randread qd1) | sg_table at '
-                      '4k, 64k | sg_ring - sg_table per I/O at 2 (device, point) pairs: fake +11.68 %',
+        self.assertIn('| Instructions per I/O, exact (insncount TCG plugin, icount; randread qd1) | **sg_table at '
+                      '4k, 64k**: sg_ring - sg_table per I/O at 2 (device, point) pairs: fake +11.68 %',
                       first)
         self.assertIn('Ahead: **sg_table at 4k, 64k**. sg_ring - sg_table per I/O: fake randread-4k-qd1 +45.2 '
                       '(+11.68 %), fake randread-64k-qd1 +90.4 (+11.68 %)', first)
@@ -359,14 +361,15 @@ class RenderTest(Fixture):
 
     def test_same_layout_counts_pairs_whose_bvecs_agree_in_both_runs_and_kernels(self):
         class Ev:
+            control = 'sg_table'
             bvecs = {('insns', 'fake', 'a'): {'sg_table': (16.0, 16.0), 'sg_ring': (16.0, 16.0)},
                      ('insns', 'fake', 'b'): {'sg_table': (1.0, 1.0), 'sg_ring': (2.0, 3.0)},
                      ('insns', 'fake', 'c'): {'sg_table': (5.0, 5.0), 'sg_ring': (4.0, 4.0)}}
         pairs = [('fake', 'a'), ('fake', 'b'), ('fake', 'c'), ('real', 'a')]
-        self.assertEqual(decision_lib.same_layout(Ev, pairs), '; the same buffer layout (bvecs per I/O) in both '
+        self.assertEqual(decision_lib.same_layout(Ev, pairs, 'sg_ring'), '; the same buffer layout (bvecs per I/O) in both '
                          'runs and on both kernels at 1 of the 4 (device, point) pairs')
         Ev.bvecs = {}
-        self.assertEqual(decision_lib.same_layout(Ev, pairs), '')
+        self.assertEqual(decision_lib.same_layout(Ev, pairs, 'sg_ring'), '')
 
     def test_decision_names_the_point_of_a_cache_figure_when_a_size_has_two(self):
         # the same cache fold at randread-4k-qd32 too: "fake 4k" would name two points
@@ -451,9 +454,9 @@ class IommuClassTest(Fixture):
         self.assertIn('| iommu-strict | randread-64k-qd1 | 1.00 / 1.00 | 2.00 / 3.00 | 17.00 / 18.00 | '
                       '0.00 / 0.00 | 0.00 / 0.00 |', text)
         self.assertIn('Where a difference and its repeat disagree, it is not resolved', text)
-        self.assertIn('| Behind an IOMMU (QEMU intel-iommu; DMA map/unmap phase, exact) | mixed | sg_ring - sg_table '
+        self.assertIn('| Behind an IOMMU (QEMU intel-iommu; DMA map/unmap phase, exact) | **mixed**: sg_ring - sg_table '
                       'per I/O in the DMA map/unmap phase, iommu-strict: 64k +15.6 %; the repeat run gives the same '
-                      'sign at 0 of 1 (device, point) pairs |', dec)
+                      'sign at 0 of 1 (device, point) pairs ([in full]', dec)
         self.assertIn('**Behind an IOMMU (QEMU intel-iommu; exact instructions per I/O in the DMA map/unmap phase, '
                       'randread-64k-qd1)**\n\nAhead: **mixed**. sg_ring - sg_table, iommu-strict: 64k +25.0 (+15.6 %), '
                       'repeat 0.0, IOVA allocations 2.00/3.00 (sg_table/sg_ring per I/O)', dec)

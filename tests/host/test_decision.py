@@ -60,7 +60,8 @@ class PoolPolicyTest(unittest.TestCase):
 
 class ParserTest(unittest.TestCase):
     def test_numstat_and_churn_classes(self):
-        c = decision_parse.churn(decision_parse.parse_numstat(raw('numstat-sg_ring.txt')))
+        c = decision_parse.churn(decision_parse.parse_numstat(raw('numstat-sg_ring.txt')),
+                                 ('drivers/scsi/scsi_debug.c',))
         # blk-integrity.c, a binary file and dma-iommu.c (the DMA API's
         # IOMMU implementation, series 0028-0030, is API, not "other")
         self.assertEqual(c['API'], [3, 230, 10])
@@ -139,13 +140,13 @@ class RenderTest(unittest.TestCase):
         self.tmp = tempfile.mkdtemp()
         self.run = os.path.join(self.tmp, 'run')
         shutil.copytree(RUN, self.run)
-        self.roles = decision_rules.ROLES
-        decision_rules.ROLES = [('allocate', 'API',
-                           [('lib/sg_pool.c', 'sg_alloc_table_chained'), ('lib/scatterlist.c', '__sg_alloc_table')],
-                           [('lib/sg_pool.c', '__sg_alloc_ring_chained')])]
+        # one job, its functions in the fixture's design files
+        self.roles, decision_rules.ROLES = decision_rules.ROLES, decision_rules.ROLES[:1]
+        self.vdir, decision_rules.VARIANTS_DIR = decision_rules.VARIANTS_DIR, os.path.join(RUN, 'variants')
 
     def tearDown(self):
         decision_rules.ROLES = self.roles
+        decision_rules.VARIANTS_DIR = self.vdir
         shutil.rmtree(self.tmp)
 
     def render(self):
@@ -157,9 +158,13 @@ class RenderTest(unittest.TestCase):
 
     def test_summary_is_computed_from_the_evidence(self):
         text = self.render()
-        self.assertIn('| Complexity, API code (McCabe, lines) | sg_ring | McCabe 5 vs 17 (-71 % for sg_ring)', text)
+        # one column per candidate: who is ahead, then the short verdict
+        self.assertIn('| criterion | sg_ring against sg_table |', text)
+        self.assertIn('| Complexity, API code (McCabe, lines) | **sg_ring**: McCabe 5 vs 17 (-71 % for sg_ring)', text)
         # the fixture's sg_ring function calls __sg_alloc_table (McCabe 11, 76 lines) once per array
-        self.assertIn('counting the 1 per-array 6.1 functions sg_ring calls, McCabe 16 (-6 %), lines 101 (-3 %)', text)
+        self.assertIn('counting the 1 sg_table functions sg_ring calls, McCabe 16 (-6 %), lines 101 (-3 %)', text)
+        self.assertIn('[in full](DECISION-appendix.md#complexity-api-code-mccabe-lines-sg_ring)', text)
+        self.assertIn('### Complexity, API code (McCabe, lines): sg_ring', text)
         self.assertIn('6 uses of the single-array accessors in 4 files (4 in 2 after the series)', text)
         self.assertIn('| base 6.1 | 6 | 5 | 4 | 3 | 2 |', text)     # iscsi_tcp.c:10 has two uses
         # sg_table: 1024 segments = 8 x sgpool-128 + 1 x sgpool-8; sg_ring 8 x 127 + 1 x 7
@@ -232,10 +237,51 @@ class RenderTest(unittest.TestCase):
         self.assertEqual(first, again)
 
     def test_missing_evidence_is_a_clear_error(self):
-        os.remove(os.path.join(self.run, 'raw', 'decision', 'numstat-sg_ring.txt'))
+        os.remove(os.path.join(self.run, 'raw', 'decision', 'pmccabe-sg_ring.tsv'))
         with self.assertRaises(SystemExit) as cm:
             self.render()
-        self.assertIn('numstat-sg_ring.txt is missing', str(cm.exception))
+        self.assertIn('pmccabe-sg_ring.tsv is missing', str(cm.exception))
+
+    def test_a_design_without_its_decision_file_is_a_clear_error(self):
+        decision_rules.VARIANTS_DIR = self.tmp
+        with self.assertRaises(SystemExit) as cm:
+            self.render()
+        self.assertIn('decision.tsv is missing', str(cm.exception))
+
+    def test_a_second_candidate_gets_its_own_column(self):
+        # the fixture's sg_ring evidence again, as a second candidate: one
+        # more column, the same verdicts, and its own rows in full
+        d = os.path.join(self.run, 'raw', 'decision')
+        for name in os.listdir(d):
+            if 'sg_ring' in name:
+                shutil.copy(os.path.join(d, name), os.path.join(d, name.replace('sg_ring', 'ring2')))
+        vdir = os.path.join(self.tmp, 'variants')
+        shutil.copytree(os.path.join(RUN, 'variants'), vdir)
+        shutil.copytree(os.path.join(vdir, 'sg_ring'), os.path.join(vdir, 'ring2'))
+        decision_rules.VARIANTS_DIR = vdir
+        text = self.render()
+        self.assertIn('| criterion | ring2 against sg_table | sg_ring against sg_table |', text)
+        self.assertIn('### Churn (lines changed outside the tests): ring2', text)
+        self.assertIn('### Churn (lines changed outside the tests): sg_ring', text)
+        self.assertIn('## Churn: ring2 against sg_table', text)
+
+    def test_the_residue_record_names_the_file_the_reports_read(self):
+        # DECISION.md's 4k row reads attrib_evidence.RESIDUE for the design
+        # whose decision.tsv names it; the two must be one file
+        from bench import attrib_evidence
+        named = [v for v in ('sg_table', 'sg_ring', 'dma_iter') if decision_rules.design(v, self.vdir)['residue']]
+        self.assertEqual(named, ['sg_ring'])
+        self.assertEqual(os.path.join(decision_rules.TOP, decision_rules.design('sg_ring', self.vdir)['residue']),
+                         attrib_evidence.RESIDUE)
+
+    def test_design_file_refuses_an_unknown_record(self):
+        vdir = os.path.join(self.tmp, 'bad', 'x')
+        os.makedirs(vdir)
+        with open(os.path.join(vdir, 'decision.tsv'), 'w') as f:
+            f.write('header\tinclude/linux/x.h\njob\tno such job\tlib/x.c\tx\n')
+        with self.assertRaises(SystemExit) as cm:
+            decision_rules.design('x', os.path.join(self.tmp, 'bad'))
+        self.assertIn('decision.tsv:2: not a record', str(cm.exception))
 
 
 class RolesTest(unittest.TestCase):
@@ -247,17 +293,18 @@ class RolesTest(unittest.TestCase):
         import json
         import subprocess
         top = os.path.join(HERE, '..', '..')
-        for v, col in (('sg_table', 2), ('sg_ring', 3)):
+        from bench import variants
+        for v in variants.load():
             src = os.path.join(top, 'build', v, 'src')
             if not os.path.isdir(src):
                 self.skipTest(f'build/{v}/src is not there: make build first')
-            for role in decision_rules.ROLES:
-                for path, fn in role[col]:
+            for role, fns in decision_rules.design(v)['roles'].items():
+                for path, fn in fns:
                     out = subprocess.run(['ctags', '--output-format=json', '--kinds-C=f', '-o', '-',
                                           os.path.join(src, path)],
                                          capture_output=True, text=True, check=True).stdout
                     names = {json.loads(ln).get('name') for ln in out.splitlines() if ln.startswith('{')}
-                    self.assertIn(fn, names, f'{role[0]}: no function {fn} in {path} of the {v} tree')
+                    self.assertIn(fn, names, f'{role}: no function {fn} in {path} of the {v} tree')
 
 
 class CollectTest(unittest.TestCase):
@@ -268,6 +315,8 @@ class CollectTest(unittest.TestCase):
             os.makedirs(rdir)
             with open(os.path.join(rdir, 'run.info'), 'w') as f:
                 f.write('variant sg_ring\nseries_sha256 ' + '0' * 64 + '\n')
+            with open(os.path.join(tmp, 'meta.txt'), 'w') as f:
+                f.write('variants sg_table sg_ring\n')
             with self.assertRaises(SystemExit) as cm:
                 decision_collect.collect(tmp)
             self.assertIn('measured with another sg_ring series', str(cm.exception))

@@ -392,7 +392,7 @@ class DecisionFromRawTest(unittest.TestCase):
         last = self.render(a)
         self.assertEqual(first, last)
         self.assertEqual(first, self.render(self.run_dir('another-name')))
-        self.assertIn('Guest time per I/O (fio over scsi_debug: real) | sg_table', first)
+        self.assertIn('Guest time per I/O (fio over scsi_debug: real) | **sg_table**', first)
 
     def test_no_significant_point_gives_no_verdict(self):
         run = make_run(self.tmp, 'flat', {('real', 'sg_table', 'read-4M-qd32'): [35, 35, 35],
@@ -400,7 +400,7 @@ class DecisionFromRawTest(unittest.TestCase):
                        points=('read-4M-qd32',), devices=('real',))
         shutil.copytree(os.path.join(DATA, 'decision-run', 'raw', 'decision'), os.path.join(run, 'raw', 'decision'))
         text = self.render(run)
-        self.assertIn('| neither shown | no point significant of 1 (paired, Holm); 1 not resolved', text)
+        self.assertIn('| **neither shown**: no point significant of 1 (paired, Holm); 1 not resolved', text)
 
     def test_identical_io_counts_are_one_observation_and_resolve_nothing(self):
         # real randwrite-4M-qd32 of ref-icount-4 (504 against 506 I/Os in
@@ -413,9 +413,9 @@ class DecisionFromRawTest(unittest.TestCase):
                        points=pts, devices=('real',))
         shutil.copytree(os.path.join(DATA, 'decision-run', 'raw', 'decision'), os.path.join(run, 'raw', 'decision'))
         text = self.render(run)
-        self.assertIn('| Guest time per I/O (fio over scsi_debug: real) | sg_table | sg_ring +0.62 % to +0.62 % '
+        self.assertIn('| Guest time per I/O (fio over scsi_debug: real) | **sg_table**: sg_ring +0.62 % to +0.62 % '
                       'guest ns per I/O at the 1 significant points of 2 (paired, Holm); 0 not resolved, 1 one '
-                      'observation; 1 of 2 resolve a 0.5 % difference |', text)
+                      'observation; 1 of 2 resolve a 0.5 % difference ([in full]', text)
         # in full in the appendix
         self.assertIn('Ahead: **sg_table**. sg_ring +0.62 % to +0.62 % '
                       'guest ns per I/O at the 1 significant points of 2 (paired, Holm); 0 not resolved by the rig; '

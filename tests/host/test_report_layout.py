@@ -91,16 +91,17 @@ class LayoutTest(tmt.RenderedRun):
         self.assertLess(os.path.getsize(os.path.join(run, 'DECISION.md')), 8192)
         dec, app = self.read(run, 'DECISION.md'), self.read(run, decision_rules.APPENDIX)
         head, rows = self.summary(dec)
-        self.assertEqual(head, ['criterion', 'ahead', 'verdict', 'detail'])
+        # one column per candidate against the control
+        self.assertEqual(head, ['criterion', 'sg_ring against sg_table'])
         # one row per criterion, and what the rig cannot show
         self.assertEqual([c[0] for _, c in rows], [r[5] for r in self.dec.summary] + ['What this rig cannot show'])
         self.assertGreaterEqual(len(rows), 10)
         have = anchors(app)
         for _, c in rows:
-            self.assertLessEqual(len(c[2].replace('\\|', '|')), decision_rules.SHORT, c[0])
-            m = re.fullmatch(r'\[in full\]\(DECISION-appendix\.md#([^)]+)\)', c[3])
+            m = re.fullmatch(r'(\*\*[^*]+\*\*: )?(.*) \(\[in full\]\(DECISION-appendix\.md#([^)]+)\)\)', c[1])
             self.assertTrue(m, c)
-            self.assertIn(m.group(1), have, c[0])
+            self.assertLessEqual(len(m.group(2).replace('\\|', '|')), decision_rules.SHORT, c[0])
+            self.assertIn(m.group(3), have, c[0])
         # no table of the appendix carries a row's long text: the rows in
         # full are paragraphs
         self.assertFalse([h for _, h, _ in tmt.tables(app) if h[0] == 'criterion'])
@@ -110,8 +111,8 @@ class LayoutTest(tmt.RenderedRun):
         app, rep = self.read(run, decision_rules.APPENDIX), self.read(run, 'REPORT.md')
         rows = section(app, '## The summary rows in full')
         self.assertEqual(len([ln for ln in rows if ln.startswith('### ')]), len(self.dec.summary))
-        for criterion, ahead, full, link, short, key in self.dec.summary:
-            part = '\n'.join(section(app, f'### {key}'))
+        for criterion, ahead, full, link, short, key, cand in self.dec.summary:
+            part = '\n'.join(section(app, f'### {key}: {cand}'))
             self.assertIn(f'Ahead: **{ahead}**. {full}.', part)
             if criterion != key:
                 self.assertIn(f'**{criterion}**', part)
@@ -119,8 +120,11 @@ class LayoutTest(tmt.RenderedRun):
             target, _, anchor = link.partition('#')
             self.assertIn(anchor, anchors(rep if target == 'REPORT.md' else app), link)
         # the tables and rules behind the rows computed from the trees
-        for h in ('## What this rig cannot show', '## Churn', '## Complexity of the code each design needs',
-                  '## API surface', '## Conversion cost for the rest of the kernel', '## Memory per command'):
+        for h in ('## What this rig cannot show', '## Churn: sg_ring against sg_table',
+                  '## Complexity of the code each design needs: sg_ring against sg_table',
+                  '## API surface: sg_ring against sg_table',
+                  '## Conversion cost for the rest of the kernel: sg_ring against sg_table',
+                  '## Memory per command: sg_ring against sg_table'):
             self.assertIn(h, app.splitlines())
             self.assertNotIn(h, self.read(run, 'DECISION.md').splitlines())
 
