@@ -249,6 +249,17 @@ class Evidence:
                 if os.path.exists(info):
                     self.boots.append((kind, rel, dev, var, read_info(info)))
 
+    def candidates(self, table):
+        """The variants other than the control that TABLE holds counts of,
+        sorted."""
+        return sorted({v for p in table.values() for v in p} - {self.control})
+
+    def heading(self, title, table, cand):
+        """A report's heading for CAND's figures of TABLE: TITLE where the
+        table holds one candidate, else TITLE and the pair (so that each
+        candidate's section has an anchor of its own)."""
+        return title if len(self.candidates(table)) <= 1 else f'{title}: {cand} against {self.control}'
+
     def other(self, table):
         """The variant compared with the control in TABLE, or None."""
         vs = sorted({v for p in table.values() for v in p} - {self.control})

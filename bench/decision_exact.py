@@ -26,6 +26,10 @@ class DecisionExact:
                 self._evidence = attrib_evidence.Evidence(self.run, run.points, run.control), run
         return self._evidence
 
+    def report_link(self, ev, table, title):
+        """REPORT.md's section TITLE of the current candidate's figures of TABLE."""
+        return 'REPORT.md#' + mdtable.slug(ev.heading(title, table, self.cand))
+
     def exact(self):
         got = self.evidence()
         if not got:
@@ -47,7 +51,7 @@ class DecisionExact:
                      f'{self.cand} - {self.control} per I/O: ' + ', '.join(parts)
                      + '; counted, not sampled, by function and phase in REPORT.md'
                      + same_layout(ev, pairs, self.cand),
-                     'REPORT.md#instructions-per-io-exact-tcg-plugin-icount',
+                     self.report_link(ev, ev.insns, '## Instructions per I/O, exact (TCG plugin, icount)'),
                      f'{self.cand} - {self.control} per I/O at {len(pairs)} (device, point) pairs: '
                      + span_by_device(by_dev) + same_layout(ev, pairs, self.cand))
             self.contiguous(ev, run)
@@ -94,7 +98,7 @@ class DecisionExact:
                      f'{self.cand} - {self.control}, L1I/L1D/L2 misses per I/O: ' + ', '.join(parts)
                      + '; one cachesim boot per kernel, so the resolution is not measured: each '
                      'figure is the difference of two runs' + noise,
-                     'REPORT.md#cache-misses-per-io-a-stated-model',
+                     self.report_link(ev, ev.cache, '## Cache misses per I/O (a stated model)'),
                      f'{self.cand} - {self.control} misses per I/O at {len(cpairs)} (device, point) pairs: '
                      + ', '.join(f'{lab} ' + span(attrib_evidence.sfmt(min(each[k])), attrib_evidence.sfmt(max(each[k])))
                                  for k, lab in attrib_evidence.CACHE_MISSES)
@@ -122,7 +126,7 @@ class DecisionExact:
                  f'{self.cand} - {self.control} per I/O (bvecs per I/O): ' + ', '.join(parts)
                  + '; beside the bvec-per-page counts in REPORT.md'
                  + same_layout(ev, pairs, self.cand, 'contiguous'),
-                 'REPORT.md#instructions-per-io-exact-tcg-plugin-icount',
+                 self.report_link(ev, ev.insns, '## Instructions per I/O, exact (TCG plugin, icount)'),
                  f'{self.cand} - {self.control} per I/O at {len(pairs)} (device, point) pairs'
                  + (f' ({attrib_counts.fmt(min(bvecs))} to {attrib_counts.fmt(max(bvecs))} bvecs per I/O)' if bvecs else '')
                  + ': ' + span_by_device(by_dev) + same_layout(ev, pairs, self.cand, 'contiguous'),
@@ -166,7 +170,7 @@ class DecisionExact:
         self.add('Behind an IOMMU (QEMU intel-iommu; exact instructions per I/O in the DMA map/unmap '
                  'phase, ' + ', '.join(sorted({p for _, p in pairs}, key=attrib_counts.point_key)) + ')', who,
                  f'{self.cand} - {self.control}, ' + ' | '.join(parts) + f' ({self.control}/{self.cand} per I/O)',
-                 'REPORT.md#behind-an-iommu-instructions-and-iommu-work-per-io-qemu-intel-iommu',
+                 self.report_link(ev, ev.iommu, '## Behind an IOMMU: instructions and IOMMU work per I/O (QEMU intel-iommu)'),
                  f'{self.cand} - {self.control} per I/O in the DMA map/unmap phase, '
                  + mdtable.clip(brief, SHORT - 120, ' | ')
                  + (f'; the repeat run gives the same sign at {sum(again)} of {len(again)} (device, point) pairs'

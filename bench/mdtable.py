@@ -113,12 +113,12 @@ def devices_of(run, ev=None):
         how = [fill(t, 'measured-fio', repeats=run.repeats)]
         if ev is not None:
             for kind, table in (('exact', ev.insns), ('cache', ev.cache)):
-                n = len([p for dd, p in ev.pairs(table, [d]) if dd == d])
+                n = len({p for b in ev.candidates(table) for dd, p in ev.pairs(table, [d], b) if dd == d})
                 if n:
                     how.append(fill(t, 'measured-' + kind, n=n))
         out.append((d, run.meta.get('device_' + d, [''])[0], '; '.join(how), True))
     if ev is not None:
-        pairs = ev.pairs(ev.iommu, list(ev.devices))
+        pairs = [k for b in ev.candidates(ev.iommu) for k in ev.pairs(ev.iommu, list(ev.devices), b)]
         for d in ev.devices:
             pts = [p for dd, p in pairs if dd == d]
             if d in run.devices or not pts:

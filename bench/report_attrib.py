@@ -4,6 +4,7 @@ the IOMMU class, and the appendix of functions."""
 
 from bench import attrib_counts
 from bench import attrib_evidence
+from bench import decision_rules
 from bench import mdtable
 from bench.report_lib import (APPENDIX, APPENDIX_ANCHOR, APPENDIX_HEADING, IOMMU_COLUMNS, pct,
     sfmt)
@@ -37,8 +38,8 @@ class ReportAttrib:
         buffers in runs of contiguous pages (multi-page bvecs), beside the
         one-page-per-bvec difference of the same point."""
         ev, m, L = self.ev, self.m, self.lines
-        cpairs = ev.pairs(ev.contiguous, m.devices)
-        if not cpairs or ev.other(ev.contiguous) != b:
+        cpairs = ev.pairs(ev.contiguous, m.devices, b)
+        if not cpairs:
             return
         src = ', '.join(f'`{rel}`' for kind, rel in ev.links if kind == 'contiguous')
         L += ['', mdtable.prose('report.md', 'contiguous-intro', src=src), '',
@@ -68,14 +69,19 @@ class ReportAttrib:
 
     # -- exact counts by function (the attribution runs attrib.txt names)
     def attribution(self):
+        if self.ev is not None:
+            for b in self.ev.candidates(self.ev.insns):
+                self.attribution_of(b)
+
+    def attribution_of(self, b):
         ev, m, L = self.ev, self.m, self.lines
-        if ev is None or not ev.pairs(ev.insns, m.devices):
+        if not ev.pairs(ev.insns, m.devices, b):
             return
-        a, b = ev.control, ev.other(ev.insns)
-        pairs = ev.pairs(ev.insns, m.devices)
+        a = ev.control
+        pairs = ev.pairs(ev.insns, m.devices, b)
         rules = attrib_counts.read_phases(attrib_evidence.PHASES)
         src = ', '.join(f'`{rel}`' for kind, rel in ev.links if kind == 'insns')
-        L += ['## Instructions per I/O, exact (TCG plugin, icount)', '',
+        L += [ev.heading('## Instructions per I/O, exact (TCG plugin, icount)', ev.insns, b), '',
               'Counted, not sampled: the insncount TCG plugin (`qemu/plugin/insncount.c`) counts every '
               'translated block the guest executes, `bench/attrib.py` folds the blocks onto functions with '
               'each kernel\'s own System.map, and per I/O is the difference of a run of 2N I/Os and a run '
@@ -132,6 +138,8 @@ class ReportAttrib:
 
     def residue_tables(self, pairs, a, b):
         ev, L = self.ev, self.lines
+        if not decision_rules.design(b)['residue']:
+            return      # the classification is of the design whose decision.tsv names it
         items = attrib_evidence.read_residue_classes(attrib_evidence.RESIDUE)
         pts = [(d, p) for d, p in pairs if p in attrib_evidence.read_residue_points(attrib_evidence.RESIDUE)]
         if not pts:
@@ -173,13 +181,18 @@ class ReportAttrib:
 
     # -- cache misses under the stated model
     def cache_misses(self):
+        if self.ev is not None:
+            for b in self.ev.candidates(self.ev.cache):
+                self.cache_misses_of(b)
+
+    def cache_misses_of(self, b):
         ev, m, L = self.ev, self.m, self.lines
-        if ev is None or not ev.pairs(ev.cache, m.devices):
+        if not ev.pairs(ev.cache, m.devices, b):
             return
-        a, b = ev.control, ev.other(ev.cache)
-        pairs = ev.pairs(ev.cache, m.devices)
+        a = ev.control
+        pairs = ev.pairs(ev.cache, m.devices, b)
         src = ', '.join(f'`{rel}`' for kind, rel in ev.links if kind == 'cache')
-        L += ['## Cache misses per I/O (a stated model)', '',
+        L += [ev.heading('## Cache misses per I/O (a stated model)', ev.cache, b), '',
               mdtable.prose('report.md', 'cache-intro',
                             model=ev.model, src=src, appendix=APPENDIX, anchor=APPENDIX_ANCHOR), '',
               '| device | point | ' + ' | '.join(f'{lab} misses, {a} / {b} (difference)'
@@ -198,15 +211,20 @@ class ReportAttrib:
 
     # -- the IOMMU class: the same counts behind QEMU's intel-iommu
     def iommu_class(self):
+        if self.ev is not None:
+            for b in self.ev.candidates(self.ev.iommu):
+                self.iommu_class_of(b)
+
+    def iommu_class_of(self, b):
         ev, L = self.ev, self.lines
-        if ev is None or not ev.pairs(ev.iommu, list(ev.devices)):
+        if not ev.pairs(ev.iommu, list(ev.devices), b):
             return
-        a, b = ev.control, ev.other(ev.iommu)
-        pairs = ev.pairs(ev.iommu, list(ev.devices))
+        a = ev.control
+        pairs = ev.pairs(ev.iommu, list(ev.devices), b)
         rules = attrib_counts.read_phases(attrib_evidence.PHASES)
         src = ', '.join(f'`{rel}`' for kind, rel in ev.links if kind == 'iommu')
         rsrc = ', '.join(f'`{rel}`' for kind, rel in ev.links if kind == 'iommu-repeat')
-        L += ['## Behind an IOMMU: instructions and IOMMU work per I/O (QEMU intel-iommu)', '',
+        L += [ev.heading('## Behind an IOMMU: instructions and IOMMU work per I/O (QEMU intel-iommu)', ev.iommu, b), '',
               'The points above run on scsi_debug, which maps nothing for DMA. Here a host adapter that '
               'DMA-maps every command sits behind QEMU\'s intel-iommu, so each mapping is an IOVA '
               'allocation, page-table writes and, at unmap, an IOTLB invalidation (waited for in strict '
@@ -263,18 +281,18 @@ class ReportAttrib:
         """The long tables, in REPORT-appendix.md (self.appendix), and a
         pointer to them in REPORT.md."""
         ev, m, L = self.ev, self.m, self.appendix
-        if ev is None or not (ev.pairs(ev.insns, m.devices) or ev.pairs(ev.cache, m.devices)):
+        if ev is None or not (ev.candidates(ev.insns) or ev.candidates(ev.cache)):
             return
         rules = attrib_counts.read_phases(attrib_evidence.PHASES)
         t = mdtable.template('report.md')
         L += [t['appendix-title'], '', mdtable.fill(t, 'appendix-intro', run=m.meta['run_id'][0]), '',
               APPENDIX_HEADING, '']
         self.lines += [t['appendix-link'], '']
-        if ev.pairs(ev.insns, m.devices):
-            a, b = ev.control, ev.other(ev.insns)
+        a = ev.control
+        for b in ev.candidates(ev.insns):
             L += [f'Per attributed point, the functions whose instructions per I/O differ most ({b} minus '
                   f'{a}, largest first; a function only one kernel has counts 0 in the other).', '']
-            for d, p in ev.pairs(ev.insns, m.devices):
+            for d, p in ev.pairs(ev.insns, m.devices, b):
                 pa, pb = ev.insns[(d, p)][a], ev.insns[(d, p)][b]
                 diffs = [t for t in attrib_counts.differences(pa, pb) if abs(t[0]) >= 0.5][:12]
                 L += [f'{d} {p} (N = {ev.n[("insns", d, p, a)]} and {ev.n[("insns", d, p, b)]}):', '',
@@ -282,11 +300,10 @@ class ReportAttrib:
                 L += [f'| `{n}` | {attrib_counts.phase_of(rules, n)} | {attrib_counts.fmt(pa.get(n, 0.0))} | '
                       f'{attrib_counts.fmt(pb.get(n, 0.0))} | {sfmt(x)} |' for x, n in diffs]
                 L.append('')
-        if ev.pairs(ev.cache, m.devices):
-            a, b = ev.control, ev.other(ev.cache)
-            L += ['Cache model: per point the functions with the most L1 misses (instruction plus data) per '
-                  'I/O in either kernel.', '']
-            for d, p in ev.pairs(ev.cache, m.devices):
+        for b in ev.candidates(ev.cache):
+            L += [f'Cache model ({b} against {a}): per point the functions with the most L1 misses '
+                  '(instruction plus data) per I/O in either kernel.', '']
+            for d, p in ev.pairs(ev.cache, m.devices, b):
                 fa, fb = ev.cache[(d, p)][a], ev.cache[(d, p)][b]
                 l1 = lambda t, n: t.get(n, {}).get('l1i_miss', 0.0) + t.get(n, {}).get('l1d_miss', 0.0)  # noqa: E731
                 top = sorted(set(fa) | set(fb), key=lambda n: (-max(l1(fa, n), l1(fb, n)), n))[:8]

@@ -95,6 +95,12 @@ class FoldTest(unittest.TestCase):
         self.assertEqual(attrib_counts.phase_of(rules, 'xsg_next.part.0'), 'rest')
         self.assertEqual(attrib_counts.phase_of(rules, '__sg_alloc_ring_chained'), 'allocate')
         self.assertEqual(attrib_counts.phase_of(rules, '__sg_free_ring_chained'), 'free')
+        # dma_iter: the request DMA iterator maps the request, its per-segment
+        # dma_map_page_attrs() is DMA, scsi_debug's bio_vec copy is copy
+        self.assertEqual(attrib_counts.phase_of(rules, 'blk_rq_dma_map_iter_start'), 'map')
+        self.assertEqual(attrib_counts.phase_of(rules, 'blk_map_iter_next'), 'map')
+        self.assertEqual(attrib_counts.phase_of(rules, 'dma_map_page_attrs'), 'dma')
+        self.assertEqual(attrib_counts.phase_of(rules, 'sdeb_copy_data [scsi_debug]'), 'copy')
 
     def check_dies(self, fn, words):
         err = io.StringIO()
