@@ -18,7 +18,10 @@ from bench.attrib_counts import (PHASE_ORDER, bvecs_per_io, die, differences, en
 # reader, used by both reports; nothing here reads what they write.
 
 LINKS = "attrib.txt"
-KINDS = ("insns", "repeat", "cache", "iommu", "iommu-repeat", "contiguous")
+KINDS = ("insns", "repeat", "cache", "iommu", "iommu-repeat", "contiguous", "dma")
+# the phases of the scatter/gather layer (bench/attrib-phases.txt): what a
+# DMA-mapping class compares where the disk completes in host time
+SG_LAYER = ("allocate", "map", "dma", "copy", "free")
 HERE = os.path.dirname(os.path.abspath(__file__))
 PHASES = os.path.join(HERE, "attrib-phases.txt")
 RESIDUE = os.path.join(HERE, "attrib-residue.txt")
@@ -85,6 +88,26 @@ def dma_and_busy(rules, pio):
     kernel's {function: per I/O}: the two figures of the IOMMU class."""
     ph = phase_sums(rules, pio)
     return ph["dma"], sum(x for k, x in ph.items() if k != "idle")
+
+
+def sg_layer(rules, pio):
+    """(the scatter/gather layer, of it the DMA map/unmap phase) per I/O of
+    one kernel's {function: per I/O}: the figures of a DMA-mapping class."""
+    ph = phase_sums(rules, pio)
+    return sum(ph[k] for k in SG_LAYER), ph["dma"]
+
+
+def dma_rows(ev, rules, cand):
+    """Per (device, point) of ev's DMA-mapping class: [(device, point,
+    [(control layer, CAND layer, control DMA, CAND DMA) per boot set])]."""
+    out = []
+    for d, p in ev.dma_sets(cand):
+        per = []
+        for t in ev.dma:
+            (la, da), (lb, db) = (sg_layer(rules, t[(d, p)][v]) for v in (ev.control, cand))
+            per.append((la, lb, da, db))
+        out.append((d, p, per))
+    return out
 
 
 def residue(a, b, items):
@@ -158,6 +181,12 @@ class Evidence:
                            in runs of contiguous pages (bench/attrib.sh
                            FILL_BS larger than 4k): multi-page bvecs, as the
                            bench's malloc()'d buffers have
+      dma PATH             a boot set of a DMA-mapping class without an
+                           IOMMU (a QEMU HBA whose driver maps through
+                           dma-direct, e.g. pvscsi); one line per boot set
+                           (bench/attrib.sh SEED=1, 2, ...), the same points
+                           in each: dma[i] is the i-th set's table, and the
+                           report gives each set's difference
       resolution PCT TEXT  the within-boot resolution of a per-I/O figure at
                            4k in % (the N and 2N runs of a boot differ in
                            state), and where it was measured
@@ -184,6 +213,7 @@ class Evidence:
         self.model = None
         self.insns, self.repeat, self.cache, self.contiguous = {}, {}, {}, {}
         self.iommu, self.iommu_repeat, self.calls = {}, {}, {}
+        self.dma = []
         self.n = {}
         self.bvecs = {}
         self.page_cross = {}
@@ -213,9 +243,11 @@ class Evidence:
 
     def _add(self, kind, rel, src, points):
         data, cdata, _, _ = load(src)
+        if kind == "dma":
+            self.dma.append({})
         table = {"insns": self.insns, "repeat": self.repeat, "cache": self.cache,
                  "iommu": self.iommu, "iommu-repeat": self.iommu_repeat,
-                 "contiguous": self.contiguous}[kind]
+                 "contiguous": self.contiguous, "dma": self.dma[-1] if self.dma else None}[kind]
         got = cdata if kind == "cache" else data
         plugin = "cachesim" if kind == "cache" else "insncount"
         for dev in sorted(got):
@@ -239,7 +271,7 @@ class Evidence:
                             self.bvecs.setdefault((kind, dev, point), {})[var] = bv
                     if kind.startswith("iommu"):
                         self.calls.setdefault((kind, dev, point), {})[var] = entries_per_io(meta, funcs)
-        if kind.startswith("iommu") and os.path.exists(os.path.join(src, "meta.txt")):
+        if kind in ("iommu", "iommu-repeat", "dma") and os.path.exists(os.path.join(src, "meta.txt")):
             for k, v in readers.read_kv(os.path.join(src, "meta.txt")).items():
                 if k.startswith("device_") and k[7:] in got:
                     self.devices.setdefault(k[7:], v[0])
@@ -248,6 +280,20 @@ class Evidence:
                 info = os.path.join(src, "raw", dev, var, "boot-%s.info" % plugin)
                 if os.path.exists(info):
                     self.boots.append((kind, rel, dev, var, read_info(info)))
+
+    def dma_sets(self, cand):
+        """[(device, point)] every boot set of the DMA-mapping class has for
+        the control and CAND, in device and point order."""
+        if not self.dma:
+            return []
+        keys = [k for k in self.dma[0] if all(self.control in t.get(k, {}) and cand in t.get(k, {})
+                                                for t in self.dma)]
+        order = {d: i for i, d in enumerate(self.devices)}
+        return sorted(keys, key=lambda k: (order.get(k[0], len(order)), point_key(k[1])))
+
+    def dma_candidates(self):
+        """The candidates every boot set of the DMA-mapping class counted."""
+        return sorted({v for t in self.dma for p in t.values() for v in p} - {self.control})
 
     def candidates(self, table):
         """The variants other than the control that TABLE holds counts of,

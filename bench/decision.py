@@ -195,6 +195,7 @@ class Decision(DecisionCode, DecisionCost, DecisionExact):
         self.speed()
         self.exact()
         self.iommu()
+        self.dma_class()
 
     def table(self, t):
         """DECISION.md's summary: one row per criterion, one column per

@@ -176,3 +176,48 @@ class DecisionExact:
                  + (f'; the repeat run gives the same sign at {sum(again)} of {len(again)} (device, point) pairs'
                     if again else '; not repeated'),
                  'Behind an IOMMU (QEMU intel-iommu; DMA map/unmap phase, exact)')
+
+    def dma_class(self):
+        """The DMA-mapping class (attrib.txt's dma boot sets) in one summary
+        row: the scatter/gather layer per I/O, the difference per boot set,
+        resolved where its sign is the same in every set and its mean
+        exceeds the sets' spread."""
+        got = self.evidence()
+        if not got:
+            return
+        ev = got[0]
+        rules = attrib_counts.read_phases(attrib_evidence.PHASES)
+        rows = attrib_evidence.dma_rows(ev, rules, self.cand)
+        if not rows:
+            return
+        parts, brief, by_size = [], [], {}
+        for d, p, per in rows:
+            diffs = [lb - la for la, lb, _, _ in per]
+            base = sum(la for la, _, _, _ in per) / len(per)
+            mean = sum(diffs) / len(diffs)
+            spread = max(diffs) - min(diffs)
+            resolved = (all(x > 0 for x in diffs) or all(x < 0 for x in diffs)) and abs(mean) > spread
+            size = readers.size_class(p)
+            ddma = sum(db - da for _, _, da, db in per) / len(per)
+            parts.append(f'{d} {size} {attrib_evidence.sfmt(mean)} ({100.0 * mean / base:+.1f} %; '
+                         f'per boot set ' + ', '.join(attrib_evidence.sfmt(x) for x in diffs)
+                         + f'; spread {attrib_counts.fmt(spread)}'
+                         + ('' if resolved else '; not resolved') + f'; DMA map/unmap {attrib_evidence.sfmt(ddma)})')
+            brief.append(f'{d} {size} {100.0 * mean / base:+.1f} %'
+                         + ('' if resolved else ' (not resolved)'))
+            by_size.setdefault(size, set()).add((mean > 0) if resolved else None)
+        ahead = {sz: (self.control if v == {True} else self.cand if v == {False} else 'not resolved')
+                 for sz, v in by_size.items()}
+        who = '; '.join(f'{w} at {", ".join(sz for sz in ahead if ahead[sz] == w)}'
+                        for w in (self.control, self.cand, 'not resolved') if w in ahead.values())
+        devs = ', '.join(dict.fromkeys(d for d, _, _ in rows))
+        title = '## A DMA-mapping class: the scatter/gather layer per I/O, boot by boot'
+        link = 'REPORT.md#' + mdtable.slug(title if len(ev.dma_candidates()) <= 1 else
+                                           f'{title}: {self.cand} against {self.control}')
+        self.add(f'A DMA-mapping class ({devs}, dma-direct; the scatter/gather layer, exact, '
+                 f'{len(ev.dma)} boot sets)', who,
+                 f'{self.cand} - {self.control} per I/O in the scatter/gather layer: ' + '; '.join(parts),
+                 link,
+                 f'{self.cand} - {self.control} per I/O in the scatter/gather layer, mean of {len(ev.dma)} boot '
+                 'sets: ' + ', '.join(brief),
+                 'A DMA-mapping class: the scatter/gather layer (exact, boot by boot)')

@@ -127,6 +127,12 @@ def devices_of(run, ev=None):
             runs = ('run twice' if len(again) == len(pts) else
                     f'{len(again)} run twice' if again else 'one run')
             out.append((d, ev.devices[d], fill(t, 'measured-iommu', n=len(pts), runs=runs), False))
+        dma = [k for b in ev.dma_candidates() for k in ev.dma_sets(b)]
+        for d in dict.fromkeys(d for d, _ in dma):
+            if d in run.devices or d in [x[0] for x in out]:
+                continue
+            pts = {p for dd, p in dma if dd == d}
+            out.append((d, ev.devices.get(d, d), fill(t, 'measured-dma', n=len(pts), sets=len(ev.dma)), False))
     return out
 
 

@@ -189,6 +189,7 @@ class Report(ReportPerf, ReportAttrib, ReportPlots):
         self.attribution()
         self.cache_misses()
         self.iommu_class()
+        self.dma_class()
         self.header()
         self.points_table()
         self.profiles()

@@ -277,6 +277,39 @@ class ReportAttrib:
         L += ['', 'Each attribution run\'s ATTRIBUTION.md has every point by phase, every call of '
               'IOMMU_CALLS and the functions behind each difference.', '']
 
+    # -- a DMA-mapping class without an IOMMU, boot set by boot set
+    def dma_class(self):
+        if self.ev is not None:
+            for b in self.ev.dma_candidates():
+                self.dma_class_of(b)
+
+    def dma_class_of(self, b):
+        ev, L = self.ev, self.lines
+        rules = attrib_counts.read_phases(attrib_evidence.PHASES)
+        rows = attrib_evidence.dma_rows(ev, rules, b)
+        if not rows:
+            return
+        a = ev.control
+        src = ', '.join(f'`{rel}`' for kind, rel in ev.links if kind == 'dma')
+        title = '## A DMA-mapping class: the scatter/gather layer per I/O, boot by boot'
+        L += [title if len(ev.dma_candidates()) <= 1 else f'{title}: {b} against {a}', '',
+              mdtable.prose('report.md', 'dma-intro', src=src, sets=len(ev.dma), links=attrib_evidence.LINKS,
+                            phases=', '.join(attrib_counts.PHASE_NAMES[k] for k in attrib_evidence.SG_LAYER)), '']
+        L += [f'- {d}: {ev.devices.get(d, d)}' for d in dict.fromkeys(d for d, _, _ in rows)]
+        L += ['', f'| device | point | {a}, per boot set | {b}, per boot set | difference, per boot set | '
+              'mean (%) | spread | of it DMA map/unmap, mean difference (%) |', '|---|---|---|---|---|---|---|---|']
+        for d, p, per in rows:
+            diffs = [lb - la for la, lb, _, _ in per]
+            ma = sum(la for la, _, _, _ in per) / len(per)
+            mean = sum(diffs) / len(diffs)
+            dd = sum(db - da for _, _, da, db in per) / len(per)
+            mda = sum(da for _, _, da, _ in per) / len(per)
+            L.append(f'| {d} | {p} | ' + ', '.join(attrib_counts.fmt(la) for la, _, _, _ in per) + ' | '
+                     + ', '.join(attrib_counts.fmt(lb) for _, lb, _, _ in per) + ' | '
+                     + ', '.join(sfmt(x) for x in diffs) + f' | {sfmt(mean)} ({pct(100.0 * mean / ma)}) | '
+                     f'{attrib_counts.fmt(max(diffs) - min(diffs))} | {sfmt(dd)} ({pct(100.0 * dd / mda) if mda else "-"}) |')
+        L += ['', mdtable.prose('report.md', 'dma-spread'), '']
+
     def attribution_appendix(self):
         """The long tables, in REPORT-appendix.md (self.appendix), and a
         pointer to them in REPORT.md."""
