@@ -274,19 +274,27 @@ plan_cpio() {
 # adapter_get NAME FIELD: one field of NAME's row (dies on an unknown
 # adapter or field).
 adapter_table=${SGB_ADAPTERS:-$top/common/adapters.tsv}
-adapter_fields="name controller disk bus cd machine proc_name pci seg61 hwkb61 boot bench attrib"
+# adapter_fields: the field names, from the table's header line
+# ("# name<TAB>...")
+adapter_fields() {
+	local f
+	f=$(awk -F'\t' '/^# name\t/ { sub(/^# /, ""); $1 = $1; print; exit }' OFS=' ' "$adapter_table")
+	[ -n "$f" ] || die "$adapter_table has no header line '# name<TAB>...' naming its fields"
+	echo "$f"
+}
 adapters() {
 	awk -F'\t' '!/^#/ && NF { print $1 }' "$adapter_table"
 }
 # adapter_col FIELD: the column of FIELD in the table (dies on an unknown
 # field)
 adapter_col() {
-	local i=0 f
-	for f in $adapter_fields; do
+	local i=0 f fields
+	fields=$(adapter_fields) || exit 1
+	for f in $fields; do
 		i=$((i + 1))
 		[ "$f" = "$1" ] && { echo "$i"; return 0; }
 	done
-	die "no field '$1' in $adapter_table (fields: $adapter_fields)"
+	die "no field '$1' in $adapter_table (fields: $fields)"
 }
 adapter_get() {
 	local i
@@ -314,7 +322,7 @@ classes_of() {
 # (virtio-scsi and pvscsi) on raw files, then pvscsi with every DMA mapping
 # bounced through the swiotlb.  make test runs them on the normal kernels,
 # make reliability on the debug kernels.
-qdisk_boots="qemu-disks:$(awk -F'\t' '!/^#/ && $11 == "qemu-disks" { printf "%s%s=file", (n++ ? "," : ""), $1 }' "$adapter_table"): qemu-disks-swiotlb:pvscsi=file:swiotlb=force"
+qdisk_boots="qemu-disks:$(awk -F'\t' -v b="$(adapter_col boot)" '!/^#/ && $b == "qemu-disks" { printf "%s%s=file", (n++ ? "," : ""), $1 }' "$adapter_table"): qemu-disks-swiotlb:pvscsi=file:swiotlb=force"
 
 # The boots of the host-adapter matrix (tests/guest/qemu-hba.sh), one a line,
 # NAME|DISKS|HBAS|CDS, from the boot field of the adapter table: each boot
@@ -323,19 +331,19 @@ qdisk_boots="qemu-disks:$(awk -F'\t' '!/^#/ && $11 == "qemu-disks" { printf "%s%
 # named qemu-hba.  make test runs them on every kernel; every SCSI, ATA and
 # USB-storage adapter QEMU 7.2 emulates is in one of them or in
 # qemu_disks (virtio-scsi, pvscsi).
-hba_boots=$(awk -F'\t' '!/^#/ && NF {
-		if ($11 ~ /^qemu-hba/) {
-			if (!($11 in disks)) order[++n] = $11
-			disks[$11] = disks[$11] (disks[$11] == "" ? "" : ",") $1 "=file"
-			hbas[$11] = hbas[$11] (hbas[$11] == "" ? "" : ",") $1
+hba_boots=$(awk -F'\t' -v b="$(adapter_col boot)" -v c="$(adapter_col cd)" '!/^#/ && NF {
+		if ($b ~ /^qemu-hba/) {
+			if (!($b in disks)) order[++n] = $b
+			disks[$b] = disks[$b] (disks[$b] == "" ? "" : ",") $1 "=file"
+			hbas[$b] = hbas[$b] (hbas[$b] == "" ? "" : ",") $1
 		}
-		if ($5 != "-") { cdd = cdd "," $1 "=cd"; cds = cds (cds == "" ? "" : ",") $1 }
+		if ($c != "-") { cdd = cdd "," $1 "=cd"; cds = cds (cds == "" ? "" : ",") $1 }
 	}
 	END {
 		for (i = 1; i <= n; i++) {
-			b = order[i]
-			if (b == "qemu-hba") print b "|" disks[b] cdd "|" hbas[b] "|" cds
-			else print b "|" disks[b] "|" hbas[b] "|"
+			x = order[i]
+			if (x == "qemu-hba") print x "|" disks[x] cdd "|" hbas[x] "|" cds
+			else print x "|" disks[x] "|" hbas[x] "|"
 		}
 	}' "$adapter_table")
 # What 6.1 gives each adapter's disk, one a line, HBA MAX_SEGMENTS
@@ -344,7 +352,8 @@ hba_boots=$(awk -F'\t' '!/^#/ && NF {
 # pages through SG_IO, which cannot be split, as check
 # HBA/sg-io-scattered-L: each kernel must take what 6.1 takes, whatever its
 # own queue limits say.
-hba_limits61=$(awk -F'\t' '!/^#/ && NF && $9 != "-" { print $1, $9, $10 }' "$adapter_table")
+hba_limits61=$(awk -F'\t' -v s="$(adapter_col seg61)" -v h="$(adapter_col hwkb61)" \
+	'!/^#/ && NF && $s != "-" { print $1, $s, $h }' "$adapter_table")
 # hba_sgio_pages HBA: its L (above), or "none" if it has no line
 hba_sgio_pages() {
 	awk -v h="$1" '$1 == h { l = $3 / 4; if ($2 < l) l = $2; print int(l); f = 1 }

@@ -134,10 +134,17 @@ inflight_trace() {
 # raise its max_sectors_kb to 4096 (or the HBA's max_hw_sectors_kb if
 # lower) and print the disk's name.
 SGB_ADAPTERS=${SGB_ADAPTERS:-/usr/lib/sgbench/adapters.tsv}
+# adapter_driver HBA: "PROC_NAME PCI" of HBA's row of the table, the columns
+# found by the table's header line ("# name<TAB>..."), or nothing
+adapter_driver() {
+	awk -F "$(printf '\t')" -v n="$1" '
+		/^# name\t/ { sub(/^# /, ""); for (k = 1; k <= NF; k++) col[$k] = k; next }
+		!/^#/ && $1 == n && col["proc_name"] && col["pci"] { print $col["proc_name"], $col["pci"] }' "$SGB_ADAPTERS"
+}
 qdisk() {
 	local drv i=0 h d= hw pci= pat=sd
 	[ "${2:-}" = cd ] && pat=sr
-	set -- "$1" "${2:-}" $(awk -F "$(printf '\t')" -v n="$1" '!/^#/ && $1 == n { print $7, $8 }' "$SGB_ADAPTERS")
+	set -- "$1" "${2:-}" $(adapter_driver "$1")
 	[ $# -eq 4 ] || { echo "qdisk: unknown HBA '$1' (not a row of $SGB_ADAPTERS)" >&2; return 1; }
 	drv=$3
 	[ "$4" = - ] || pci=$4

@@ -84,6 +84,43 @@ class Derived(unittest.TestCase):
         self.assertEqual(rc, 0, err)
         self.assertEqual(out.split(), ['megasas', 'virtio', 'end'])
 
+    def test_guest_finds_driver_and_pci_by_the_header(self):
+        # the guest's qdisk reads the table from its image with busybox awk:
+        # proc_name and pci by the header's names, so a column added before
+        # them moves nothing
+        def guest(table, hba):
+            env = dict(os.environ, SGB_ADAPTERS=table)
+            res = subprocess.run(['busybox', 'sh', '-c', f'. {TOP}/common/image/guest-lib.sh; adapter_driver {hba}'],
+                                 env=env, capture_output=True, text=True)
+            return res.stdout.split()
+        self.assertEqual(guest(TABLE, 'megasas-gen2'), ['megaraid_sas', '0x0079'])
+        self.assertEqual(guest(TABLE, 'ahci'), ['ahci', '-'])
+        self.assertEqual(guest(TABLE, 'nosuch'), [])
+        with open(TABLE) as f:
+            lines = f.read().split('\n')
+        moved = os.path.join(os.environ.get('TMPDIR', '/tmp'), 'sgb-adapters-moved-%d.tsv' % os.getpid())
+        try:
+            with open(moved, 'w') as f:
+                for ln in lines:
+                    if ln.startswith('# name\t') or (ln and not ln.startswith('#')):
+                        c = ln.split('\t')
+                        ln = '\t'.join(c[:6] + ['new' if ln.startswith('#') else 'x'] + c[6:])
+                    f.write(ln + '\n')
+            self.assertEqual(guest(moved, 'megasas-gen2'), ['megaraid_sas', '0x0079'])
+        finally:
+            os.remove(moved)
+
+    def test_a_table_without_its_header_is_refused_by_name(self):
+        bare = os.path.join(os.environ.get('TMPDIR', '/tmp'), 'sgb-adapters-bare-%d.tsv' % os.getpid())
+        try:
+            with open(TABLE) as f, open(bare, 'w') as g:
+                g.write(''.join(ln for ln in f if not ln.startswith('# name\t')))
+            rc, _, err = lib('adapter_get ahci proc_name', bare)
+            self.assertNotEqual(rc, 0)
+            self.assertIn("has no header line '# name<TAB>...' naming its fields", err)
+        finally:
+            os.remove(bare)
+
     def test_unknown_adapter_named(self):
         rc, _, err = lib('adapter_get nosuch disk')
         self.assertNotEqual(rc, 0)
