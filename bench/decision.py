@@ -206,7 +206,9 @@ class Decision(DecisionCode, DecisionCost, DecisionExact):
         for x in self.summary:
             if x[5] not in keys:
                 keys.append(x[5])
-        limit = max(140, SHORT // len(self.candidates))
+        # a cell's verdict: SHORT for one candidate, shorter for more, so
+        # that the summary stays on about two screens
+        limit = min(SHORT, max(160, 440 // len(self.candidates)))
         cells = {(x[5], x[6]): x for x in self.summary}
         head = '| criterion | ' + ' | '.join(f'{o} against {self.control}' for o in self.candidates) + ' |'
         rows = [head, '|---' * (len(self.candidates) + 1) + '|']
@@ -217,7 +219,7 @@ class Decision(DecisionCode, DecisionCost, DecisionExact):
                 if not x:
                     out.append('no evidence for this design in this run')
                     continue
-                short = x[4] if len(x[4]) <= limit else mdtable.clip(x[4].split('; '), limit - 40) + ' (more in full)'
+                short = x[4] if len(x[4]) <= limit else mdtable.clip(x[4].split('; '), limit - 40)
                 out.append(f'**{x[1]}**: {short} ([in full]({APPENDIX}#{mdtable.slug(self.full_heading(x))}))')
             rows.append(mdtable.row(key, *out))
         cannot = t['cannot-heading']
