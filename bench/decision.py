@@ -208,7 +208,7 @@ class Decision(DecisionCode, DecisionCost, DecisionExact):
                 keys.append(x[5])
         # a cell's verdict: SHORT for one candidate, shorter for more, so
         # that the summary stays on about two screens
-        limit = min(SHORT, max(160, 440 // len(self.candidates)))
+        limit = min(SHORT, max(160, 360 // len(self.candidates)))
         cells = {(x[5], x[6]): x for x in self.summary}
         head = '| criterion | ' + ' | '.join(f'{o} against {self.control}' for o in self.candidates) + ' |'
         rows = [head, '|---' * (len(self.candidates) + 1) + '|']
