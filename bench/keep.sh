@@ -6,7 +6,9 @@
 # its line in RUN/SHA256SUMS, and the large inputs the reports read
 # gzipped in place (-9n: the guest's kallsyms, the inflight traces'
 # trace_pipe_raw), which bench/readers.py open_data reads as the plain
-# files.  The reports read none of the forensic files; `cd RUN &&
+# files; of a kernel's kallsyms, the same in every boot, the first boot's
+# per device (the one the reports read).  The reports read none of the
+# forensic files; `cd RUN &&
 # sha256sum -c SHA256SUMS && tar -xJf forensics.tar.xz` puts them back.
 #
 # Run it once, after the run and its reports are complete; it refuses a
@@ -31,9 +33,25 @@ find raw \( -name console.log -o -name qemu.log -o -name run.stderr -o -name dme
 tar --owner=0 --group=0 --numeric-owner --mtime=@0 -cJf forensics.tar.xz -T "$list"
 xargs -d '\n' rm -f <"$list"
 sha256sum forensics.tar.xz >>SHA256SUMS
+# a kernel's kallsyms is the same in every boot (no KASLR): per device and
+# kernel only the first boot's is kept (the one the perf table reads); a
+# later boot's that differs from it is kept too
+dup=0
+for kdir in raw/*/*/; do
+	first=
+	for f in "$kdir"r*/share/out/kallsyms; do
+		[ -f "$f" ] || continue
+		if [ -z "$first" ]; then
+			first=$f
+		elif cmp -s "$first" "$f"; then
+			rm -f "$f"
+			dup=$((dup + 1))
+		fi
+	done
+done
 n=0
 while IFS= read -r f; do
 	gzip -9n "$f"
 	n=$((n + 1))
 done < <(find raw \( -name kallsyms -o -name trace_pipe_raw \) -type f | LC_ALL=C sort)
-echo "sgbench: keep: $(wc -l <"$list") forensic files in $run/forensics.tar.xz ($(du -k forensics.tar.xz | cut -f1) KiB), $n inputs gzipped"
+echo "sgbench: keep: $(wc -l <"$list") forensic files in $run/forensics.tar.xz ($(du -k forensics.tar.xz | cut -f1) KiB), $dup copies of a kallsyms removed, $n inputs gzipped"

@@ -40,6 +40,14 @@ class KeepTest(unittest.TestCase):
             with open(path, 'w') as f:
                 f.write(text)
         shutil.copy(os.path.join(DATA, 'attrib-iommu', 'kallsyms'), os.path.join(out, 'kallsyms'))
+        # a second boot of the same kernel: the same kallsyms, and a third
+        # whose kallsyms differs
+        for r, extra in (('r2', ''), ('r3', 'ffffffff81000000 T added\n')):
+            o = os.path.join(self.run, 'raw', 'fake', 'sg_ring', r, 'share', 'out')
+            os.makedirs(o)
+            shutil.copy(os.path.join(out, 'kallsyms'), os.path.join(o, 'kallsyms'))
+            with open(os.path.join(o, 'kallsyms'), 'a') as f:
+                f.write(extra)
         self.out, self.boot = out, boot
 
     def tearDown(self):
@@ -63,6 +71,9 @@ class KeepTest(unittest.TestCase):
         self.assertEqual(readers.read_kallsyms(os.path.join(self.out, 'kallsyms')), plain)
         self.assertTrue(os.path.exists(os.path.join(self.out, 'read-4M-qd32.inflight', 'per_cpu', 'cpu0',
                                                     'trace_pipe_raw.gz')))
+        r2, r3 = (os.path.join(self.run, 'raw', 'fake', 'sg_ring', r, 'share', 'out') for r in ('r2', 'r3'))
+        self.assertEqual(os.listdir(r2), [])
+        self.assertEqual(os.listdir(r3), ['kallsyms.gz'])
         res = subprocess.run(['sha256sum', '-c', 'SHA256SUMS'], cwd=self.run, capture_output=True, text=True)
         self.assertEqual(res.returncode, 0, res.stdout + res.stderr)
 
