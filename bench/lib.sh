@@ -98,20 +98,23 @@ kernel_id() {
 # ceilings: the CEIL points on null_blk (no SCSI, no scatterlist) and the
 # guest's memory copy bandwidth.
 job() {
-	local d=$1 v=$2 r=$3 p bs extra pp
+	local d=$1 v=$2 r=$3 p bs extra pp seed
+	# fio's seed and the points' order: the repeat's, in another range
+	# for each further boot set (boot_set, bench/run.sh SEED)
+	seed=$((r + 1000 * (${boot_set:-1} - 1)))
 	echo "# sgbench bench job, written by bench/run.sh, read by bench/guest.sh"
 	echo "device $d"
 	echo "variant $v"
 	echo "repeat $r"
 	echo "mode $mode"
 	echo "kernel $(kernel_id "$v")"
-	echo "seed $r"
+	echo "seed $seed"
 	echo "engine $engine"
 	echo "ramp $ramp"
 	echo "disk $(disk_of "$d")"
 	[ ${#perfs[@]} -eq 0 ] || echo "perf_delay_ms $perf_delay"
 	[ "$microbench" = 1 ] && [ "$r" = 1 ] && echo microbench
-	printf '%s\n' "${points[@]}" | shuffle "$r" | while read -r p; do
+	printf '%s\n' "${points[@]}" | shuffle "$seed" | while read -r p; do
 		bs=${p#*-} bs=${bs%-qd*} extra=''
 		[ "$bs" = 4M ] && [ "$r" = 1 ] && extra=' slab'
 		for pp in "${perfs[@]}"; do

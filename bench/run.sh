@@ -34,6 +34,11 @@
 #   BOOTS="real:sg_ring:1 fake:sg_table:2 ..."  run only these boots of the
 #                         matrix (device:variant:repeat), to spread one run
 #                         over several hosts; default: all
+#   SEED=1                the boot set: QEMU's -seed of every boot (qemu/run.sh
+#                         -S) and, from 2 on, fio's seeds and the points' order
+#                         in another range (1000 x (SEED - 1) + repeat), so a
+#                         rerun of a matrix with SEED=2 is an independent boot
+#                         set (meta.txt boot_set); 1 gives the jobs of before
 #   RUN_ID=<name>         (default: date-based); results/<run-id>/ is the output
 #                         (SGB_RESULTS=<dir> puts it under <dir> instead).
 #   CONFIG=<name>         the settings of bench/configs/<name>.conf, a named
@@ -61,7 +66,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/bench/lib.sh"
 # CONFIG=<name>: the settings of bench/configs/<name>.conf (the environment wins)
 [ -z "${CONFIG:-}" ] || load_config "$CONFIG" DEVICES RW BS QD ENGINE REPEATS RUNTIME RAMP FLOOR MODE PAR \
-	PERF INFLIGHT INFLIGHT_NS CEIL DECISION MICROBENCH BOOTS RUN_ID TIMEOUT VARIANTS
+	PERF INFLIGHT INFLIGHT_NS CEIL DECISION MICROBENCH BOOTS RUN_ID TIMEOUT VARIANTS SEED
 require_committed_tree
 
 read -r -a devices <<<"${DEVICES:-real fake}"
@@ -77,6 +82,8 @@ repeats=${REPEATS:-3}
 runtime=${RUNTIME:-300ms}
 ramp=${RAMP:-100ms}
 floor=${FLOOR:-0.4}
+boot_set=${SEED:-1}
+[[ $boot_set =~ ^[1-9][0-9]*$ ]] || die "SEED must be a boot set number (1, 2, ...), not '$boot_set'"
 [[ $floor =~ ^[0-9]*\.?[0-9]+$ ]] || die "FLOOR must be a percentage, e.g. 0.4, not '$floor'"
 mode=${MODE:-icount}
 microbench=${MICROBENCH:-1}
@@ -173,6 +180,7 @@ mkdir -p "$out/raw"
 	echo "runtime $runtime"
 	echo "ramp $ramp"
 	echo "floor_target $floor"
+	echo "boot_set $boot_set"
 	echo "devices ${devices[*]}"
 	echo "device_real $(disk_of real)"
 	echo "device_fake $(disk_of fake)"
@@ -218,7 +226,7 @@ boot() {
 	fi
 	# qemu/run.sh's own messages go beside the boot (run.stderr), not to
 	# the terminal the progress lines share
-	if ! "$top/qemu/run.sh" -v "$v" -j "$out/raw/$d/$v/.r$r.job" -o "$tmp" -m "$mode" -M 2048 -t "${TIMEOUT:-1800}" "${disks[@]}" 2>"$tmp.stderr"; then
+	if ! "$top/qemu/run.sh" -v "$v" -j "$out/raw/$d/$v/.r$r.job" -o "$tmp" -m "$mode" -S "$boot_set" -M 2048 -t "${TIMEOUT:-1800}" "${disks[@]}" 2>"$tmp.stderr"; then
 		local why
 		if [ -f "$tmp/RESULT" ]; then
 			why=$(cat "$tmp/RESULT")

@@ -185,6 +185,19 @@ class GuestJobTest(unittest.TestCase):
         self.assertEqual(st, 0, err)
         self.assertFalse([c for c in calls if c.startswith(('modprobe', 'slab_peak', 'nullb_load'))])
 
+    def test_another_boot_set_has_its_own_seeds_and_keeps_the_extras(self):
+        # SEED=2 (boot_set): fio's seed and the order from another range;
+        # boot set 1 is the job of before, and the first repeat still has
+        # its extras
+        one, two = job('fake', 'sg_table', 1), job('fake', 'sg_table', 1, 'boot_set=2')
+        self.assertIn('\nseed 1\n', one)
+        self.assertIn('\nseed 1001\n', two)
+        self.assertEqual(job('fake', 'sg_table', 1, 'boot_set=1'), one)
+        pts = lambda j: sorted(ln for ln in j.splitlines() if ln.startswith('point '))  # noqa: E731
+        self.assertEqual(pts(one), pts(two))
+        for extra in ('microbench', 'inflight read-4M-qd1', 'memcpy'):
+            self.assertIn(extra, two)
+
     def test_shuffle_is_park_miller_fisher_yates_in_any_awk(self):
         # the order must not depend on the host's awk (mawk and gawk have
         # different rand()): the same shuffle computed here independently
