@@ -18,6 +18,7 @@ the files under raw/decision/ and the run's raw/ tree; the rules (what is
 counted, how) are stated next to each table and are the constants below.
 """
 import os
+import re
 import sys
 
 from bench import attrib_counts
@@ -250,6 +251,9 @@ class Decision(DecisionCode, DecisionCost, DecisionExact):
         dec += (mdtable.headline(devices) if devices else [])
         dec += ['## Summary', ''] + self.table(t)
         app = [t['appendix-title'], '', mdtable.fill(t, 'appendix-intro', run=rid), '']
+        # no machine's paths in a report: a build directory as the
+        # project's relative path (evidence collected before said it whole)
+        trees = [re.sub(r'(?<=\s)/\S*?/(build/)', r'\1', x) for x in trees]
         app += [f'- {x}' for x in trees] + ['', t['rows-heading'], '']
         for x in self.summary:
             c, a, full, link, _, key, o = x

@@ -226,7 +226,7 @@ def collect(rundir):
                     die(f'the {v} series applied to the base gives tree {tree[:12]}, but the run booted '
                         f'{ri["series_commit"][:12]} (tree {t[:12]})')
             obj, cfg = pick_obj(v, ri.get('config_sha256', ''))
-            info_lines.append(f'{v} tree {tree} series_sha256 {h} run_commit {match} obj {os.path.abspath(obj)} (generated headers and flags) '
+            info_lines.append(f'{v} tree {tree} series_sha256 {h} run_commit {match} obj {os.path.relpath(os.path.abspath(obj), TOP)} (generated headers and flags) '
                               f'config_sha256 {cfg}')
             files[f'sizes-{v}.txt'] = probe_sizes(trees, tree, v, obj, tmp)
             files[f'numstat-{v}.txt'] = trees.git('diff', '--numstat', tree_of['base'], tree)

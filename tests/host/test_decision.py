@@ -265,6 +265,15 @@ class RenderTest(unittest.TestCase):
         self.assertIn('### Churn (lines changed outside the tests): sg_ring', text)
         self.assertIn('## Churn: ring2 against sg_table', text)
 
+    def test_no_machine_path_in_the_reports(self):
+        # evidence collected before the collector wrote build/<v>/obj
+        # relative named the whole path of the machine that collected it
+        with open(os.path.join(self.run, 'raw', 'decision', 'trees.txt'), 'a') as f:
+            f.write('sg_ring tree c77e run_commit same tree obj /work/main/build/sg_ring/obj (generated headers)\n')
+        text = self.render()
+        self.assertIn('obj build/sg_ring/obj (generated headers)', text)
+        self.assertNotIn('/work/', text)
+
     def test_the_residue_record_names_the_file_the_reports_read(self):
         # DECISION.md's 4k row reads attrib_evidence.RESIDUE for the design
         # whose decision.tsv names it; the two must be one file
