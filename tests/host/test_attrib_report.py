@@ -403,17 +403,19 @@ class IommuClassTest(Fixture):
     tests/host/test_attrib_iommu.py)."""
     IOMMU_DATA = os.path.join(DATA, 'attrib-iommu')
 
-    def iommu_run(self, name, counts):
-        """An IOMMU attribution run under attr/NAME: the fixture folded for
-        both kernels (COUNTS: variant -> counts file), with its meta.txt."""
+    def iommu_run(self, name, counts, device='iommu-strict',
+                  meta='device_iommu-strict megasas behind intel-iommu, iommu.strict=1\n'
+                       'device_iommu-lazy megasas behind intel-iommu, iommu.strict=0\n'):
+        """An attribution run under attr/NAME: the IOMMU fixture folded for
+        both kernels (COUNTS: variant -> counts file) as DEVICE, with META
+        as its meta.txt."""
         src = os.path.join(self.tmp, 'attr', name)
         for var, c in counts.items():
-            out = os.path.join(src, 'raw', 'iommu-strict', var)
+            out = os.path.join(src, 'raw', device, var)
             attrib_fold.fold(os.path.join(self.IOMMU_DATA, c), os.path.join(self.IOMMU_DATA, 'System.map'),
-                        os.path.join(self.IOMMU_DATA, 'kallsyms'), os.path.join(self.IOMMU_DATA, 'points'), out)
+                             os.path.join(self.IOMMU_DATA, 'kallsyms'), os.path.join(self.IOMMU_DATA, 'points'), out)
         with open(os.path.join(src, 'meta.txt'), 'w') as f:
-            f.write('device_iommu-strict megasas behind intel-iommu, iommu.strict=1\n'
-                    'device_iommu-lazy megasas behind intel-iommu, iommu.strict=0\n')
+            f.write(meta)
 
     def iommu_bench_run(self, name):
         both = {'sg_table': 'counts-sg_table.txt', 'sg_ring': 'counts-sg_ring.txt'}
@@ -513,13 +515,7 @@ class DmaClassTest(IommuClassTest):
     spread), on the IOMMU fixture's counts folded as a pvscsi disk."""
 
     def dma_set(self, name, counts):
-        src = os.path.join(self.tmp, 'attr', name)
-        for var, c in counts.items():
-            out = os.path.join(src, 'raw', 'pvscsi', var)
-            attrib_fold.fold(os.path.join(self.IOMMU_DATA, c), os.path.join(self.IOMMU_DATA, 'System.map'),
-                             os.path.join(self.IOMMU_DATA, 'kallsyms'), os.path.join(self.IOMMU_DATA, 'points'), out)
-        with open(os.path.join(src, 'meta.txt'), 'w') as f:
-            f.write('device_pvscsi pvscsi on a 1 GiB sparse raw file, pc machine, no IOMMU\n')
+        self.iommu_run(name, counts, 'pvscsi', 'device_pvscsi pvscsi on a 1 GiB sparse raw file, pc machine, no IOMMU\n')
 
     def dma_bench_run(self, name, sets):
         links = ''
