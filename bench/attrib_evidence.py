@@ -110,6 +110,30 @@ def dma_rows(ev, rules, cand):
     return out
 
 
+DMA_TITLE = '## A DMA-mapping class: the scatter/gather layer per I/O, boot by boot'
+
+
+def dma_heading(ev, cand):
+    """REPORT.md's heading of CAND's DMA-mapping class section (the pair
+    named where the class has more than one candidate)."""
+    return DMA_TITLE if len(ev.dma_candidates()) <= 1 else f'{DMA_TITLE}: {cand} against {ev.control}'
+
+
+def dma_summary(per):
+    """One row of dma_rows(): (the per-set differences, the control's mean
+    layer, the mean difference, the spread, resolved, the mean difference
+    of the DMA phase, the control's mean DMA phase); resolved where the
+    sign is the same in every set and the mean exceeds the spread."""
+    diffs = [lb - la for la, lb, _, _ in per]
+    base = sum(la for la, _, _, _ in per) / len(per)
+    mean = sum(diffs) / len(diffs)
+    spread = max(diffs) - min(diffs)
+    resolved = (all(x > 0 for x in diffs) or all(x < 0 for x in diffs)) and abs(mean) > spread
+    ddma = sum(db - da for _, _, da, db in per) / len(per)
+    dbase = sum(da for _, _, da, _ in per) / len(per)
+    return diffs, base, mean, spread, resolved, ddma, dbase
+
+
 def residue(a, b, items):
     """The difference B - A of one point ({function: per I/O} each), item
     by item of ITEMS (read_residue_classes): {"items": [(class, label,

@@ -48,6 +48,7 @@ class Decision(DecisionCode, DecisionCost, DecisionExact):
         self.summary = []
         self._evidence = False
         self._designs = {}
+        self._table = None      # the variant table, read once (memory_kind)
         names = self.run_variants()
         self.control = variants.control(names)
         self.candidates = [v for v in names if v != self.control]
@@ -172,7 +173,7 @@ class Decision(DecisionCode, DecisionCost, DecisionExact):
                     + ', '.join(sorted({p for _, p in ipairs}, key=attrib_counts.point_key))
                     + '); a real IOMMU\'s invalidation costs and real HBAs are not measured.')
             for o in self.candidates:
-                arrays = ring_arrays(ev, ipairs, o) if variants.load().get(o, {}).get('memory') == 'ring' else None
+                arrays = ring_arrays(ev, ipairs, o) if self.memory_kind(o) == 'ring' else None
                 if arrays is not None:
                     txt += (f' The rings mapped there have at most {attrib_counts.fmt(arrays)} arrays a command ({o}\'s '
                             f'`{MAP_PER_ARRAY}()` calls per command): a ring of more arrays behind an IOMMU, the '
@@ -184,7 +185,9 @@ class Decision(DecisionCode, DecisionCost, DecisionExact):
     def memory_kind(self, v):
         """How V's converted hosts take pool memory (its variant file's memory
         key); a variant the table no longer has is read as chained."""
-        return variants.load().get(v, {}).get('memory', 'chained')
+        if self._table is None:
+            self._table = variants.load()
+        return self._table.get(v, {}).get('memory', 'chained')
 
     def criteria(self):
         """Every criterion's rows for the current candidate."""

@@ -192,13 +192,8 @@ class DecisionExact:
             return
         parts, brief, by_size = [], [], {}
         for d, p, per in rows:
-            diffs = [lb - la for la, lb, _, _ in per]
-            base = sum(la for la, _, _, _ in per) / len(per)
-            mean = sum(diffs) / len(diffs)
-            spread = max(diffs) - min(diffs)
-            resolved = (all(x > 0 for x in diffs) or all(x < 0 for x in diffs)) and abs(mean) > spread
+            diffs, base, mean, spread, resolved, ddma, _ = attrib_evidence.dma_summary(per)
             size = readers.size_class(p)
-            ddma = sum(db - da for _, _, da, db in per) / len(per)
             parts.append(f'{d} {size} {attrib_evidence.sfmt(mean)} ({100.0 * mean / base:+.1f} %; '
                          f'per boot set ' + ', '.join(attrib_evidence.sfmt(x) for x in diffs)
                          + f'; spread {attrib_counts.fmt(spread)}'
@@ -211,9 +206,7 @@ class DecisionExact:
         who = '; '.join(f'{w} at {", ".join(sz for sz in ahead if ahead[sz] == w)}'
                         for w in (self.control, self.cand, 'not resolved') if w in ahead.values())
         devs = ', '.join(dict.fromkeys(d for d, _, _ in rows))
-        title = '## A DMA-mapping class: the scatter/gather layer per I/O, boot by boot'
-        link = 'REPORT.md#' + mdtable.slug(title if len(ev.dma_candidates()) <= 1 else
-                                           f'{title}: {self.cand} against {self.control}')
+        link = 'REPORT.md#' + mdtable.slug(attrib_evidence.dma_heading(ev, self.cand))
         self.add(f'A DMA-mapping class ({devs}, dma-direct; the scatter/gather layer, exact, '
                  f'{len(ev.dma)} boot sets)', who,
                  f'{self.cand} - {self.control} per I/O in the scatter/gather layer: ' + '; '.join(parts),

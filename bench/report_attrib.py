@@ -291,19 +291,14 @@ class ReportAttrib:
             return
         a = ev.control
         src = ', '.join(f'`{rel}`' for kind, rel in ev.links if kind == 'dma')
-        title = '## A DMA-mapping class: the scatter/gather layer per I/O, boot by boot'
-        L += [title if len(ev.dma_candidates()) <= 1 else f'{title}: {b} against {a}', '',
+        L += [attrib_evidence.dma_heading(ev, b), '',
               mdtable.prose('report.md', 'dma-intro', src=src, sets=len(ev.dma), links=attrib_evidence.LINKS,
                             phases=', '.join(attrib_counts.PHASE_NAMES[k] for k in attrib_evidence.SG_LAYER)), '']
         L += [f'- {d}: {ev.devices.get(d, d)}' for d in dict.fromkeys(d for d, _, _ in rows)]
         L += ['', f'| device | point | {a}, per boot set | {b}, per boot set | difference, per boot set | '
               'mean (%) | spread | of it DMA map/unmap, mean difference (%) |', '|---|---|---|---|---|---|---|---|']
         for d, p, per in rows:
-            diffs = [lb - la for la, lb, _, _ in per]
-            ma = sum(la for la, _, _, _ in per) / len(per)
-            mean = sum(diffs) / len(diffs)
-            dd = sum(db - da for _, _, da, db in per) / len(per)
-            mda = sum(da for _, _, da, _ in per) / len(per)
+            diffs, ma, mean, _, _, dd, mda = attrib_evidence.dma_summary(per)
             L.append(f'| {d} | {p} | ' + ', '.join(attrib_counts.fmt(la) for la, _, _, _ in per) + ' | '
                      + ', '.join(attrib_counts.fmt(lb) for _, lb, _, _ in per) + ' | '
                      + ', '.join(sfmt(x) for x in diffs) + f' | {sfmt(mean)} ({pct(100.0 * mean / ma)}) | '
