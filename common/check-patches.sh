@@ -229,7 +229,7 @@ for ((i = ncommon; i < ${#commits[@]}; i++)); do
 			if [ "$boots" = all ]; then
 				for qd in $qdisk_boots; do
 					IFS=: read -r name disks args <<<"$qd"
-					boot "$name" "$top/tests/guest/qemu-disks.sh" "$disks" "$args"
+					boot "$name" "$top/tests/guest/qemu-disks.sh" "$disks" "$args $limits61_arg"
 				done
 			fi
 		else

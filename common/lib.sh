@@ -363,5 +363,6 @@ hba_sgio_pages() {
 # loaded TCG host the IO-APIC timer check misses the PIT's ticks and panics
 # ("IO-APIC + timer doesn't work", seen on 2 of 4 q35 boots at load 20 on 2
 # cores); sgb.limits61=HBA:MAX_SEGMENTS:MAX_HW_SECTORS_KB,... the table
-# above for the guest.
-hba_args="no_timer_check sgb.limits61=$(awk '{ printf "%s%s:%s:%s", (NR > 1 ? "," : ""), $1, $2, $3 }' <<<"$hba_limits61")"
+# above for the guest (limits61_arg, which the qemu-disks boots take too).
+limits61_arg="sgb.limits61=$(awk '{ printf "%s%s:%s:%s", (NR > 1 ? "," : ""), $1, $2, $3 }' <<<"$hba_limits61")"
+hba_args="no_timer_check $limits61_arg"

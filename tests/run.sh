@@ -235,6 +235,9 @@ for hba in virtio pvscsi pvscsi-swiotlb; do
 	qdisk_checks="$qdisk_checks $hba/disk-appears $hba/verify-4k $hba/verify-1M $hba/verify-4M
 		$hba/requests-beyond-inline-sg-1M $hba/requests-beyond-inline-sg-4M"
 done
+for hba in virtio pvscsi; do
+	qdisk_checks="$qdisk_checks $hba/sg-io-scattered-$(hba_sgio_pages "$hba")"
+done
 # kernel_tests V: every boot of kernel V (below), its results written to
 # $runs/V.results.tsv as "name<TAB>status<TAB>why" lines for the parent to
 # count: run in a subshell, beside the other kernels' (TEST_PAR at once).
@@ -281,7 +284,7 @@ kernel_tests() {
 		IFS=: read -r name disks args <<<"$qd"
 		dir=$runs/$v-$name
 		"$top/qemu/run.sh" -v "$v" -p "$top/tests/guest/qemu-disks.sh" -o "$dir" -m "$mode" -t 900 \
-			-d "$disks" -a "$args" || result "$v/$name/boot" failed "$(cat "$dir/RESULT")"
+			-d "$disks" -a "$args $limits61_arg" || result "$v/$name/boot" failed "$(cat "$dir/RESULT")"
 		[ ! -f "$dir/share/out/results.tsv" ] || cat "$dir/share/out/results.tsv" >>"$runs/$v-qemu-disks.tsv"
 	done
 	for want in $qdisk_checks; do

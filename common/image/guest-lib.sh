@@ -194,6 +194,37 @@ scsi_segs() {
 	}
 	END { printf "%d %d\n", cmds, max }' /sys/kernel/tracing/trace
 }
+# sgio_scattered HBA DISK HOST: SCSI passthrough of 6.1's most pages per
+# command (tests/guest/qemu-hba.sh says why): scatterio --sg-io writes and
+# reads back L scattered pages at 64 MiB of /dev/DISK with one WRITE(10)
+# and one READ(10) through SG_IO, L = min(max_segments, max_hw_sectors_kb
+# / 4) of 6.1 for HBA from sgb.limits61 on the kernel command line
+# (hba_limits61 in common/lib.sh), not of the running kernel.  A
+# passthrough command cannot be split: it must pass, and HOST's driver must
+# get one command of L segments (the scsi_dispatch_cmd_start events, which
+# the plan enables).  Prints "NAME<TAB>passed|failed<TAB>why", NAME
+# HBA/sg-io-scattered-L.
+sgio_scattered() {
+	local hba=$1 disk=$2 host=$3 q=/sys/block/$2/queue seg61 kb61 L lba out st
+	set -- $(tr ' ' '\n' </proc/cmdline | sed -n 's/^sgb\.limits61=//p' | tr , '\n' |
+		awk -F: -v h="$hba" '$1 == h { print $2, $3 }')
+	if [ $# -ne 2 ]; then
+		printf '%s\t%s\t%s\n' "$hba/sg-io-scattered-none" failed \
+			"no 6.1 limits for $hba in sgb.limits61 (hba_limits61 in common/lib.sh)"
+		return
+	fi
+	seg61=$1 kb61=$2 L=$1
+	[ $((kb61 / 4)) -lt "$L" ] && L=$((kb61 / 4))
+	lba=$((64 * 1024 * 1024 / $(cat $q/logical_block_size)))
+	echo "$(date +%T) $hba SG_IO of $L scattered pages" >&2
+	echo >/sys/kernel/tracing/trace
+	out=$(scatterio --sg-io /dev/$disk $L $lba 2>&1)
+	st=$?
+	set -- $(scsi_segs $host)
+	printf '%s\t%s\t%s\n' "$hba/sg-io-scattered-$L" \
+		"$([ $st -eq 0 ] && [ "$2" -eq "$L" ] && echo passed || echo failed)" \
+		"this kernel's max_segments $(cat $q/max_segments), max_hw_sectors_kb $(cat $q/max_hw_sectors_kb); L = 6.1's min(max_segments $seg61, max_hw_sectors_kb $kb61 / 4); $1 commands, at most $2 segments; ${out#scatterio: }"
+}
 
 # settle: wait until the kernel runs on its final clocksource (tsc, which it
 # switches to about a second after boot, with the tick leaving periodic

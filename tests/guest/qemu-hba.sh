@@ -89,26 +89,8 @@ for hba in $(arg hbas); do
 	else
 		check "$hba/fio-verify-1M" failed "fio verify failed (see hba-$hba-1M.json, hba-$hba-1M.err)"
 	fi
-	# SG_IO of 6.1's most pages per command, each page a segment, at 64 MiB
-	set -- $(arg limits61 | tr ' ' '\n' | awk -F: -v h="$hba" '$1 == h { print $2, $3 }')
-	if [ $# -ne 2 ]; then
-		check "$hba/sg-io-scattered-none" failed "no 6.1 limits for $hba in sgb.limits61 (hba_limits61 in common/lib.sh)"
-		continue
-	fi
-	seg61=$1 kb61=$2 L=$1
-	[ $((kb61 / 4)) -lt "$L" ] && L=$((kb61 / 4))
-	lba=$((64 * 1024 * 1024 / $(cat $q/logical_block_size)))
-	echo "$(date +%T) $hba SG_IO of $L scattered pages"
-	echo >$T/trace
-	out=$(scatterio --sg-io /dev/$disk $L $lba 2>&1)
-	st=$?
-	set -- $(scsi_segs $host)
-	why="this kernel's max_segments $maxseg, max_hw_sectors_kb $(cat $q/max_hw_sectors_kb); L = 6.1's min(max_segments $seg61, max_hw_sectors_kb $kb61 / 4); $1 commands, at most $2 segments; ${out#scatterio: }"
-	if [ $st -eq 0 ] && [ "$2" -eq "$L" ]; then
-		check "$hba/sg-io-scattered-$L" passed "$why"
-	else
-		check "$hba/sg-io-scattered-$L" failed "$why"
-	fi
+	# SG_IO of 6.1's most pages per command, each page a segment
+	sgio_scattered $hba $disk $host >>"$res"
 done
 for hba in $(arg cds); do
 	if ! cd=$(qdisk $hba cd 2>"$SGB_OUT/$hba-cd.err"); then

@@ -71,6 +71,18 @@ class Derived(unittest.TestCase):
         # L = min(max_segments, max_hw_sectors_kb / 4)
         self.assertEqual(lines[len(want) + 1:], ['256', '32'])
 
+    def test_every_adapter_has_6_1_limits_for_passthrough(self):
+        # issue 31: SG_IO of 6.1's most scattered pages on every adapter,
+        # the qemu-disks ones (converted on sg_ring) too; and the guest gets
+        # them as one sgb.limits61= argument
+        rc, out, err = lib('hba_sgio_pages virtio; hba_sgio_pages pvscsi; echo "$limits61_arg"')
+        self.assertEqual(rc, 0, err)
+        lines = out.splitlines()
+        self.assertEqual(lines[:2], ['1022', '128'])
+        self.assertEqual([r['name'] for r in rows() if r['seg61'] == '-'], [])
+        self.assertIn('virtio:1022:32767', lines[2].split('=', 1)[1].split(','))
+        self.assertNotIn(' ', lines[2])
+
     def test_one_more_row_is_one_more_adapter(self):
         extra = os.path.join(TOP, 'tests', 'data', 'adapters', 'one-more-row.tsv')
         hba = [b for b in self.boots(extra) if b[0] == 'qemu-hba'][0]

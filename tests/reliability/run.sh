@@ -103,7 +103,7 @@ for v in $variants; do
 		# on raw files; then pvscsi with every mapping bounced by swiotlb)
 		has qemu-disks && for qd in $qdisk_boots; do
 			IFS=: read -r name qdisks args <<<"$qd"
-			boot "$name" debug "$top/tests/guest/qemu-disks.sh" -M 2048 -t "$tmo" -d "$qdisks" -a "$args"
+			boot "$name" debug "$top/tests/guest/qemu-disks.sh" -M 2048 -t "$tmo" -d "$qdisks" -a "$args $limits61_arg"
 		done
 		# the host adapters besides virtio-scsi and pvscsi, under DMA-API
 		# debugging: the boots of make test's matrix (hba_boots and
