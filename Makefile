@@ -9,7 +9,8 @@
 #   make attrib CONFIG=name   exact instructions per I/O by function from the
 #                             TCG plugin (bench/attrib.sh), one named
 #                             configuration of bench/configs/attrib-*.conf;
-#                             the IOMMU ones build the iommu kernels first
+#                             the IOMMU ones build the iommu kernels first,
+#                             the KERNEL=os ones the -Os kernels
 #   make plugin-check         the insncount plugin on a known path, and whether
 #                             its counts repeat (tests/plugin.sh); its total
 #                             against QEMU's icount clock, and that this check
@@ -51,7 +52,7 @@ endif
 MODE ?= auto
 export MODE JOBS VARIANTS
 
-.PHONY: all deps base build image test test-full bench attrib attrib-config plugin-check iommu-image bench-multihost-selftest shell report decision check-patches check-build clean debug-build debug-image reliability
+.PHONY: all deps base build image test test-full bench attrib attrib-config plugin-check iommu-image os-image bench-multihost-selftest shell report decision check-patches check-build clean debug-build debug-image reliability
 all: test
 
 deps:
@@ -92,12 +93,17 @@ bench: image
 iommu-image: base
 	@for v in $(VARIANTS); do common/build.sh $$v iommu && common/image/build.sh $$v iommu || exit 1; done
 
+# the -Os kernels (bench/os.config), for make attrib with KERNEL=os
+os-image: base
+	@for v in $(VARIANTS); do common/build.sh $$v os && common/image/build.sh $$v os || exit 1; done
+
 # the named configuration first, before anything is built
 attrib-config:
 	@[ -f "bench/configs/$(CONFIG).conf" ] || { echo "sgbench: error: say which attribution: make attrib CONFIG=<$$(cd bench/configs && ls attrib-*.conf | sed 's/\.conf$$//' | tr '\n' ' ')>" >&2; exit 1; }
 
 attrib: attrib-config image
 	@if grep -q '^IOMMU_KERNEL=iommu' "bench/configs/$(CONFIG).conf"; then $(MAKE) --no-print-directory iommu-image; fi
+	@if grep -q '^KERNEL=os' "bench/configs/$(CONFIG).conf"; then $(MAKE) --no-print-directory os-image; fi
 	@CONFIG=$(CONFIG) bench/attrib.sh
 
 plugin-check: image

@@ -13,6 +13,11 @@
 #                         plugin (the stated cache model; N/4 I/Os per run:
 #                         the model costs a callback per instruction and per
 #                         memory access); 0: not (the default)
+#   KERNEL=normal | os    the kernels every other class boots: normal (the
+#                         default, build/<variant>, -O2 as Debian builds 6.1)
+#                         or os (build/<variant>-os, bench/os.config: the
+#                         same kernel at -Os; make attrib builds them when
+#                         the configuration says KERNEL=os)
 #   IOMMU_KERNEL=iommu    the kernels the IOMMU class boots: iommu (the default,
 #                         build/<variant>-iommu) or debug (build/<variant>-debug,
 #                         common/debug.config: it has intel-iommu too, and
@@ -134,7 +139,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/common/lib.sh"
 . "$top/bench/lib.sh"
 # CONFIG=<name>: the settings of bench/configs/<name>.conf (the environment wins)
-[ -z "${CONFIG:-}" ] || load_config "$CONFIG" DEVICES POINTS VARIANTS CACHE IOMMU_KERNEL IDLE SHUFFLE DIV MUL FILL_BS PAR RUN_ID TIMEOUT SEED EXACT
+[ -z "${CONFIG:-}" ] || load_config "$CONFIG" DEVICES POINTS VARIANTS CACHE KERNEL IOMMU_KERNEL IDLE SHUFFLE DIV MUL FILL_BS PAR RUN_ID TIMEOUT SEED EXACT
 require_committed_tree
 
 read -r -a devices <<<"${DEVICES:-fake real}"
@@ -158,6 +163,11 @@ hba_of() {
 }
 # bdir_of DEVICE VARIANT: the build directory of the kernel a device boots
 iommu_kernel=${IOMMU_KERNEL:-iommu}
+case ${KERNEL:-normal} in
+normal) kernel_flavour='' kernel_desc='the normal kernel' ;;
+os) kernel_flavour=os kernel_desc='the -Os kernel (build/<variant>-os)' ;;
+*) die "KERNEL must be normal or os, not '$KERNEL'" ;;
+esac
 case ${IDLE:-poll} in
 poll) idle_arg=" idle=poll" ;;
 halt) idle_arg='' ;;
@@ -178,7 +188,7 @@ case $iommu_kernel in iommu | debug) ;; *) die "IOMMU_KERNEL must be iommu or de
 bdir_of() {
 	case $1 in
 	iommu-*) flavour_dir "$2" "$iommu_kernel" ;;
-	*) flavour_dir "$2" ;;
+	*) flavour_dir "$2" "$kernel_flavour" ;;
 	esac
 }
 for p in "${points[@]}"; do
@@ -194,7 +204,7 @@ for v in "${variants_list[@]}"; do
 				die "$v is not built: run 'make image'"
 		else
 			[ -f "$top/build/$b/.built" ] && [ -f "$top/build/$b/initramfs.cpio" ] ||
-				die "$b is not built: run 'common/build.sh $v $iommu_kernel && common/image/build.sh $v $iommu_kernel'"
+				die "$b is not built: run 'common/build.sh $v ${b#"$v"-} && common/image/build.sh $v ${b#"$v"-}'"
 		fi
 	done
 done
@@ -319,15 +329,16 @@ mkdir -p "$out/raw" "$work"
 	echo "plugin insncount (qemu/plugin/insncount.c, per-vCPU callback counters$([ "${EXACT:-0}" = 1 ] && echo ', exact=on: instructions started per block'), mark __x64_sys_sync"
 	[ "${CACHE:-0}" = 1 ] && echo "plugin cachesim (qemu/plugin/cachesim.c), N/4 I/Os per run, a separate boot"
 	echo "project_commit $(project_commit)"
+	[ -z "$kernel_flavour" ] || echo "kernel_flavour os (build/<variant>-os: bench/os.config, -Os, for every class but the IOMMU ones)"
 	echo "devices ${devices[*]}"
 	echo "device_real scsi_debug dev_size_mb=1024 delay=0"
 	echo "device_fake scsi_debug dev_size_mb=1024 delay=0 fake_rw=1"
 	for d in "${devices[@]}"; do
 		case $d in
-		pvscsi) echo "device_pvscsi pvscsi on a 1 GiB sparse raw file (QEMU's file driver), pc machine, no IOMMU, the normal kernel, guest${idle_arg:- with hlt}" ;;
-		megasas) echo "device_megasas megasas on a 1 GiB sparse raw file (QEMU's file driver), q35 machine, no IOMMU, the normal kernel, guest${idle_arg:- with hlt}" ;;
+		pvscsi) echo "device_pvscsi pvscsi on a 1 GiB sparse raw file (QEMU's file driver), pc machine, no IOMMU, $kernel_desc, guest${idle_arg:- with hlt}" ;;
+		megasas) echo "device_megasas megasas on a 1 GiB sparse raw file (QEMU's file driver), q35 machine, no IOMMU, $kernel_desc, guest${idle_arg:- with hlt}" ;;
 		real | fake) ;;
-		*) echo "device_$d $(hba_of "$d") on a 1 GiB sparse raw file (QEMU's file driver), $(adapter_get "$(hba_of "$d")" machine) machine, no IOMMU, the normal kernel, guest${idle_arg:- with hlt}" ;;
+		*) echo "device_$d $(hba_of "$d") on a 1 GiB sparse raw file (QEMU's file driver), $(adapter_get "$(hba_of "$d")" machine) machine, no IOMMU, $kernel_desc, guest${idle_arg:- with hlt}" ;;
 		iommu-strict) echo "device_iommu-strict megasas on a 1 GiB sparse raw file (QEMU's file driver), q35 + intel-iommu,intremap=off, the <variant>-$iommu_kernel kernel, guest intel_iommu=on iommu.strict=1${idle_arg}" ;;
 		iommu-lazy) echo "device_iommu-lazy megasas on a 1 GiB sparse raw file (QEMU's file driver), q35 + intel-iommu,intremap=off, the <variant>-$iommu_kernel kernel, guest intel_iommu=on iommu.strict=0${idle_arg}" ;;
 		esac
@@ -359,6 +370,7 @@ attrib_boot() {
 	case $d in
 	iommu-strict) args+=(-f "$iommu_kernel" -I) cmdline+=" iommu.strict=1" ;;
 	iommu-lazy) args+=(-f "$iommu_kernel" -I) cmdline+=" iommu.strict=0" ;;
+	*) [ -z "$kernel_flavour" ] || args+=(-f "$kernel_flavour") ;;
 	esac
 	args+=(-a "$cmdline")
 	map=$top/build/$b/obj/System.map

@@ -52,6 +52,7 @@ vconfig=$(variant_file "$variant" config)
 [ -z "$vconfig" ] || fragments+=("$vconfig")
 [ "$flavour" = debug ] && fragments+=("$top/common/debug.config")
 [ "$flavour" = iommu ] && fragments+=("$top/bench/iommu.config")
+[ "$flavour" = os ] && fragments+=("$top/bench/os.config")
 
 # Everything the kernel is made from: the base, the series, the config
 # fragments, the compiler and these build scripts.  A kernel whose stamp

@@ -152,13 +152,14 @@ candidate_variants() {
 
 # flavour_dir VARIANT [FLAVOUR]: the folder under build/ of VARIANT's kernel
 # of FLAVOUR: nothing (the normal kernel, build/VARIANT), debug
-# (common/debug.config), iommu (bench/iommu.config) or prefix (a prefix of
-# the series, common/check-patches.sh) -> build/VARIANT-FLAVOUR.
+# (common/debug.config), iommu (bench/iommu.config), os (bench/os.config:
+# the normal kernel at -Os) or prefix (a prefix of the series,
+# common/check-patches.sh) -> build/VARIANT-FLAVOUR.
 flavour_dir() {
 	case ${2:-} in
 	'') echo "$1" ;;
-	debug | iommu | prefix) echo "$1-$2" ;;
-	*) die "unknown kernel flavour '$2': say nothing (the normal kernel), 'debug', 'iommu' or 'prefix'" ;;
+	debug | iommu | os | prefix) echo "$1-$2" ;;
+	*) die "unknown kernel flavour '$2': say nothing (the normal kernel), 'debug', 'iommu', 'os' or 'prefix'" ;;
 	esac
 }
 

@@ -20,6 +20,7 @@ class FlavourDirTest(unittest.TestCase):
         for args, want in ((('sg_ring',), 'sg_ring'), (('sg_ring', ''), 'sg_ring'),
                            (('sg_table', 'debug'), 'sg_table-debug'),
                            (('sg_ring', 'iommu'), 'sg_ring-iommu'),
+                           (('dma_iter', 'os'), 'dma_iter-os'),
                            (('sg_table', 'prefix'), 'sg_table-prefix')):
             p = flavour_dir(*args)
             self.assertEqual((p.returncode, p.stdout), (0, f'dir {want}\n'), (args, p.stderr))
@@ -29,7 +30,7 @@ class FlavourDirTest(unittest.TestCase):
         self.assertEqual(p.returncode, 1)
         self.assertEqual(p.stdout, '', 'a caller under set -e must not go on with an empty folder')
         self.assertIn("unknown kernel flavour 'kasan'", p.stderr)
-        self.assertIn("'debug', 'iommu' or 'prefix'", p.stderr)
+        self.assertIn("'debug', 'iommu', 'os' or 'prefix'", p.stderr)
 
 
 if __name__ == '__main__':
