@@ -89,13 +89,11 @@ reliability: debug-image image
 bench: image
 	@bench/run.sh
 
-# the kernels of the IOMMU class (bench/iommu.config), for make attrib
-iommu-image: base
-	@for v in $(VARIANTS); do common/build.sh $$v iommu && common/image/build.sh $$v iommu || exit 1; done
-
-# the -Os kernels (bench/os.config), for make attrib with KERNEL=os
-os-image: base
-	@for v in $(VARIANTS); do common/build.sh $$v os && common/image/build.sh $$v os || exit 1; done
+# the kernels of a flavour, for make attrib: iommu-image, the IOMMU class
+# (bench/iommu.config); os-image, the -Os kernels of KERNEL=os
+# (bench/os.config)
+iommu-image os-image: base
+	@for v in $(VARIANTS); do common/build.sh $$v $(@:-image=) && common/image/build.sh $$v $(@:-image=) || exit 1; done
 
 # the named configuration first, before anything is built
 attrib-config:
