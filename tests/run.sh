@@ -46,13 +46,16 @@ results_from() {
 }
 
 # --- host: the rig's own parsers ------------------------------------------
-tg=$(date +%s)
+# In the background, beside the config, patches and rig groups: the unit
+# tests keep one CPU busy (most of it spatch on the semantic patch's
+# fixtures), checkpatch and the rig's guests about one more, and the rig
+# waits out timeouts.  Printed after the rig group; nothing here reads or
+# writes what those groups do (the unit tests work in temporary folders).
+th=$(date +%s)
 (cd "$top" && "$py" -m unittest discover -s tests/host -t . -p 'test_*.py' -v 2>&1) |
 	sed -n 's/^\(test_[a-z_0-9]*\) (tests\.host\.\([a-z_]*\)\.\([A-Za-z]*\)[^)]*) \.\.\. \(.*\)$/host\/\2.\1\t\4/p' |
-	sed 's/\tok$/\tpassed\t/; s/\tFAIL$/\tfailed\t/; s/\tERROR$/\tfailed\terror/; s/\tskipped \(.*\)$/\tskipped\t\1/' >"$runs/host.txt"
-[ -s "$runs/host.txt" ] || result host/unittest failed "no unit test ran (see: $py -m unittest discover -s tests/host -t .)"
-results_from <"$runs/host.txt"
-phase_done "test host" "$tg"
+	sed 's/\tok$/\tpassed\t/; s/\tFAIL$/\tfailed\t/; s/\tERROR$/\tfailed\terror/; s/\tskipped \(.*\)$/\tskipped\t\1/' >"$runs/host.txt" &
+host_pid=$!
 
 # --- configs: every candidate differs from the control only as declared --
 tg=$(date +%s)
@@ -145,6 +148,10 @@ expect_fail plan-status-is-a-failure "$top/tests/rig/status.sh" 60 '^fail: the p
 # QEMU killed mid-run, the output filesystem full (tests/rig/killed-and-full.sh)
 results_from < <("$top/tests/rig/killed-and-full.sh" "$runs" -v $v)
 phase_done "test rig" "$tg"
+wait $host_pid
+[ -s "$runs/host.txt" ] || result host/unittest failed "no unit test ran (see: $py -m unittest discover -s tests/host -t .)"
+results_from <"$runs/host.txt"
+phase_done "test host (beside the config, patches and rig groups)" "$th"
 
 # --- the insncount plugin against an independent clock --------------------
 # (tests/plugin-clock.sh: one icount boot of the control with the plugin,
@@ -335,11 +342,14 @@ kernel_tests() {
 	exec 3>&-
 }
 
-# The kernels' boots, TEST_PAR kernels at once (default: one per host CPU):
-# a kernel's boots run one after another, each a guest whose one busy vCPU
-# keeps about one host CPU busy.  Each kernel's results are printed
-# together, in variant order, when every kernel has finished.
-par=${TEST_PAR:-$(nproc)}
+# The kernels' boots, TEST_PAR kernels at once (default: one more than the
+# host has CPUs): a kernel's boots run one after another, each a guest
+# whose one busy vCPU keeps about one host CPU busy between its idle
+# moments (module scans, sleeps, the error handler's timeouts).  With one
+# per CPU, the third of three kernels on two CPUs ran alone, one CPU idle,
+# for a third of the group.  Each kernel's results are printed together,
+# in variant order, when every kernel has finished.
+par=${TEST_PAR:-$(($(nproc) + 1))}
 [[ $par =~ ^[1-9][0-9]*$ ]] || die "TEST_PAR=$par: say how many kernels to test at once, e.g. 1"
 tk=$(date +%s)
 mapfile -t kernels < <(variants)

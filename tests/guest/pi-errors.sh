@@ -68,9 +68,13 @@ dmesg | grep -q -i 'medium error' &&
 rmmod scsi_debug
 
 # Timeouts: every 7th command is dropped (opts=4); the error handler aborts
-# it and the command is retried; the data must still verify
-disk=$(sd_load dev_size_mb=32 delay=0 every_nth=7 opts=4)
+# it and the command is retried; the data must still verify.  The drops
+# start once the disk is up and its timeout is 2 s: loaded with opts=4, two
+# of the scan's commands were dropped and each waited about a minute for
+# its timeout (two idle minutes a boot).
+disk=$(sd_load dev_size_mb=32 delay=0 every_nth=7)
 echo 2 >/sys/block/$disk/device/timeout
+echo 4 >/sys/bus/pseudo/drivers/scsi_debug/opts
 if fio --name=timeout-1M --filename=/dev/$disk --direct=1 --ioengine=io_uring --iodepth=4 \
 	--rw=write --bs=1M --size=4M --verify=crc32c --do_verify=1 --verify_fatal=1 \
 	--output-format=json --output="$SGB_OUT/timeout-1M.json" >/dev/null 2>&1; then
