@@ -5,7 +5,8 @@
 #                             debug kernels (two more kernel builds)
 #   make bench                the A/B benchmark; results under results/<run-id>/
 #                             (CONFIG=<name>: a named configuration of
-#                             bench/configs/, e.g. bench-qemu-disks)
+#                             bench/configs/, e.g. bench-qemu-disks;
+#                             KERNEL=os: on the -Os kernels, built first)
 #   make attrib CONFIG=name   exact instructions per I/O by function from the
 #                             TCG plugin (bench/attrib.sh), one named
 #                             configuration of bench/configs/attrib-*.conf;
@@ -87,6 +88,7 @@ reliability: debug-image image
 		! grep -q '	failed	' build/reliability-full.txt
 
 bench: image
+	@if [ "$(KERNEL)" = os ]; then $(MAKE) --no-print-directory os-image; fi
 	@bench/run.sh
 
 # the kernels of a flavour, for make attrib: iommu-image, the IOMMU class

@@ -70,7 +70,8 @@ disk_of() {
 	esac
 }
 
-# kernel_id VARIANT: what identifies a built kernel, from its BUILD-INFO
+# kernel_id DIR: what identifies a built kernel (build/DIR: a variant's, or
+# flavour_dir's for another flavour), from its BUILD-INFO
 kernel_id() {
 	local f=$top/build/$1/BUILD-INFO
 	[ -f "$f" ] || die "$f is missing: run 'make build'"
@@ -107,7 +108,7 @@ job() {
 	echo "variant $v"
 	echo "repeat $r"
 	echo "mode $mode"
-	echo "kernel $(kernel_id "$v")"
+	echo "kernel $(kernel_id "$(flavour_dir "$v" "${kernel_flavour:-}")")"
 	echo "seed $seed"
 	echo "engine $engine"
 	echo "ramp $ramp"

@@ -1,15 +1,21 @@
-"""rerun.py - does a verdict survive a rerun: the size classes of REPORT.md's
-answer tables (bench/model.py Run.classes) of a bench run and of a rerun of
-the same matrix on another boot set (bench/run.sh SEED=2), row by row.
+"""rerun.py - does a verdict survive a rerun, or hold on other kernels: the
+size classes of REPORT.md's answer tables (bench/model.py Run.classes) of a
+bench run and of a second run of the same matrix, row by row.
 
   python3 -m bench.rerun RUN RERUN   write RERUN/COMPARE.md and print it
 
-A row holds when both runs give it the same verdict: significant with the
+A rerun is the same kernels on another boot set (bench/run.sh SEED=2).  A
+row holds when both runs give it the same verdict: significant with the
 same sign in both, or a one observation of the same sign in both, or
 neither resolved.  It is at the edge when one run resolves it and the other
 does not (the verdict is not stated from either alone), and it flips when
 the two runs are significant with opposite signs.  The runs must be of the
 same devices, points and kernels, on different boot sets.
+
+A second run on another kernel flavour (meta.txt kernel_flavour: make bench
+KERNEL=os, the -Os kernels) is compared the same way for the variants both
+runs have, on any boot set; a row that one run resolves and the other does
+not then differs on those kernels, and the table gives both figures.
 """
 import os
 import sys
@@ -27,19 +33,26 @@ def label(c):
     return v
 
 
-def agreement(a, b):
-    """holds, at the edge or FLIPS: two comparisons of one size class."""
+def agreement(a, b, kernels=False):
+    """holds, at the edge (differs, on other kernels) or FLIPS: two
+    comparisons of one size class."""
     la, lb = label(a), label(b)
     if la == lb:
         return 'holds'
     if a.significant and b.significant:
         return 'FLIPS'
-    return 'at the edge'
+    return 'differs' if kernels else 'at the edge'
+
+
+def flavour(run):
+    """The kernels a run booted: normal or os (meta.txt kernel_flavour)."""
+    return run.meta.get('kernel_flavour', ['normal'])[0]
 
 
 def compare(run, rerun):
     """[(candidate, device, size, reference Comparison, rerun Comparison,
     agreement)] of every size class both runs have."""
+    kernels = flavour(run) != flavour(rerun)
     out = []
     for o in run.others:
         if o not in rerun.others:
@@ -47,7 +60,8 @@ def compare(run, rerun):
         a, b = run.classes(o), rerun.classes(o)
         for key in a:
             if key in b:
-                out.append((o, key[0], key[1], a[key][0], b[key][0], agreement(a[key][0], b[key][0])))
+                out.append((o, key[0], key[1], a[key][0], b[key][0],
+                            agreement(a[key][0], b[key][0], kernels)))
     return out
 
 
@@ -56,15 +70,27 @@ def render(run, rerun, rows):
         return f'{label(c)}, {c.mean:+.2f} %'
     ids = [r.meta['run_id'][0] for r in (run, rerun)]
     sets = [r.meta.get('boot_set', ['1'])[0] for r in (run, rerun)]
-    n = {k: sum(1 for r in rows if r[5] == k) for k in ('holds', 'at the edge', 'FLIPS')}
-    L = [f'# Does each verdict survive a rerun: `{ids[1]}` against `{ids[0]}`', '',
-         f'The size classes of REPORT.md\'s answer tables of `{ids[0]}` (boot set {sets[0]}) and of its '
-         f'rerun `{ids[1]}` (boot set {sets[1]}: other QEMU and fio seeds and another order of the '
-         'points), `python3 -m bench.rerun`. A row holds when both runs give the same verdict (the same '
-         'sign where significant), is at the edge when one run resolves it and the other does not, and '
-         'flips when both are significant with opposite signs.', '',
-         f'{n["holds"]} of {len(rows)} rows hold, {n["at the edge"]} at the edge, {n["FLIPS"]} flip.', '',
-         f'| candidate | device | size | {ids[0]} | {ids[1]} | |', '|---|---|---|---|---|---|']
+    fl = [flavour(r) for r in (run, rerun)]
+    if fl[0] == fl[1]:
+        kinds = ('holds', 'at the edge', 'FLIPS')
+        L = [f'# Does each verdict survive a rerun: `{ids[1]}` against `{ids[0]}`', '',
+             f'The size classes of REPORT.md\'s answer tables of `{ids[0]}` (boot set {sets[0]}) and of its '
+             f'rerun `{ids[1]}` (boot set {sets[1]}: other QEMU and fio seeds and another order of the '
+             'points), `python3 -m bench.rerun`. A row holds when both runs give the same verdict (the same '
+             'sign where significant), is at the edge when one run resolves it and the other does not, and '
+             'flips when both are significant with opposite signs.', '']
+    else:
+        kinds = ('holds', 'differs', 'FLIPS')
+        L = [f'# Does each verdict hold on the {fl[1]} kernels: `{ids[1]}` against `{ids[0]}`', '',
+             f'The size classes of REPORT.md\'s answer tables of `{ids[0]}` ({fl[0]} kernels, boot set '
+             f'{sets[0]}) and of `{ids[1]}` (the same matrix on the {fl[1]} kernels, boot set {sets[1]}), '
+             '`python3 -m bench.rerun`, for the candidates both runs have. A row holds when both runs give '
+             'the same verdict (the same sign where significant), differs when one run resolves it and the '
+             'other does not, and flips when both are significant with opposite signs.', '']
+    n = {k: sum(1 for r in rows if r[5] == k) for k in kinds}
+    verb = 'differ' if kinds[1] == 'differs' else 'at the edge'
+    L += [f'{n["holds"]} of {len(rows)} rows hold, {n[kinds[1]]} {verb}, {n["FLIPS"]} flip.', '',
+          f'| candidate | device | size | {ids[0]} | {ids[1]} | |', '|---|---|---|---|---|---|']
     L += [f'| {o} | {d} | {s} | {cell(a)} | {cell(b)} | {k} |' for o, d, s, a, b, k in rows]
     return '\n'.join(L) + '\n'
 
@@ -73,11 +99,16 @@ def main():
     if len(sys.argv) != 3:
         sys.exit(__doc__)
     run, rerun = (model.Run(p.rstrip('/')) for p in sys.argv[1:])
-    for what in ('devices', 'points', 'variants'):
+    kernels = flavour(run) != flavour(rerun)
+    for what in ('devices', 'points') if kernels else ('devices', 'points', 'variants'):
         if getattr(run, what) != getattr(rerun, what):
             sys.exit(f'rerun.py: the runs differ in their {what} ({getattr(run, what)} against '
                      f'{getattr(rerun, what)}): compare a rerun of the same matrix')
-    if run.meta.get('boot_set', ['1']) == rerun.meta.get('boot_set', ['1']):
+    if kernels:
+        if run.control != rerun.control or not set(run.others) & set(rerun.others):
+            sys.exit(f'rerun.py: the runs on {flavour(run)} and {flavour(rerun)} kernels share no '
+                     'candidate against the same control: nothing to compare')
+    elif run.meta.get('boot_set', ['1']) == rerun.meta.get('boot_set', ['1']):
         sys.exit('rerun.py: both runs are of boot set %s: under icount that is the same run again; '
                  'rerun with another SEED (make bench SEED=2)' % run.meta.get('boot_set', ['1'])[0])
     text = render(run, rerun, compare(run, rerun))

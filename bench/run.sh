@@ -34,6 +34,12 @@
 #   BOOTS="real:sg_ring:1 fake:sg_table:2 ..."  run only these boots of the
 #                         matrix (device:variant:repeat), to spread one run
 #                         over several hosts; default: all
+#   KERNEL=normal | os    the kernels: normal (build/<variant>, -O2 as
+#                         Debian builds them) or os (build/<variant>-os:
+#                         bench/os.config, -Os; make os-image builds them,
+#                         and make bench KERNEL=os does).  The decision
+#                         evidence is of the normal kernels: with KERNEL=os
+#                         say DECISION=0.
 #   SEED=1                the boot set: QEMU's -seed of every boot (qemu/run.sh
 #                         -S) and, from 2 on, fio's seeds and the points' order
 #                         in another range (1000 x (SEED - 1) + repeat), so a
@@ -66,7 +72,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/bench/lib.sh"
 # CONFIG=<name>: the settings of bench/configs/<name>.conf (the environment wins)
 [ -z "${CONFIG:-}" ] || load_config "$CONFIG" DEVICES RW BS QD ENGINE REPEATS RUNTIME RAMP FLOOR MODE PAR \
-	PERF INFLIGHT INFLIGHT_NS CEIL DECISION MICROBENCH BOOTS RUN_ID TIMEOUT VARIANTS SEED
+	PERF INFLIGHT INFLIGHT_NS CEIL DECISION MICROBENCH BOOTS RUN_ID TIMEOUT VARIANTS SEED KERNEL
 require_committed_tree
 
 read -r -a devices <<<"${DEVICES:-real fake}"
@@ -89,6 +95,15 @@ mode=${MODE:-icount}
 microbench=${MICROBENCH:-1}
 case $microbench in 0|1) ;; *) die "MICROBENCH must be 0 or 1, not '$microbench'" ;; esac
 case ${DECISION:-1} in 0|1) ;; *) die "DECISION must be 0 or 1, not '$DECISION'" ;; esac
+case ${KERNEL:-normal} in
+normal) kernel_flavour='' ;;
+os)
+	kernel_flavour=os
+	[ "${DECISION:-1}" = 0 ] ||
+		die "KERNEL=os: the decision evidence (code, symbols) is of the normal kernels; say DECISION=0"
+	;;
+*) die "KERNEL must be normal or os, not '$KERNEL'" ;;
+esac
 [ "$mode" = auto ] && mode=icount
 run_id=${RUN_ID:-$(date -u +%Y%m%d-%H%M%S)-$mode}
 out=${SGB_RESULTS:-$top/results}/$run_id
@@ -128,8 +143,9 @@ if [ "$mode" = icount ]; then par=${PAR:-$(nproc)}; else par=${PAR:-1}; fi
 read -r -a variants_list <<<"${VARIANTS:-$(variants | tr '\n' ' ')}"
 for v in "${variants_list[@]}"; do
 	check_variant "$v"
-	[ -f "$top/build/$v/.built" ] && [ -f "$top/build/$v/initramfs.cpio" ] ||
-		die "$v is not built: run 'make image'"
+	b=$(flavour_dir "$v" "$kernel_flavour")
+	[ -f "$top/build/$b/.built" ] && [ -f "$top/build/$b/initramfs.cpio" ] ||
+		die "$b is not built: run 'make ${kernel_flavour:+$kernel_flavour-}image'"
 done
 
 points=()
@@ -198,7 +214,8 @@ mkdir -p "$out/raw"
 	for v in "${variants_list[@]}"; do
 		if [ "$(variant_get "$v" role)" = control ]; then echo "control $v"; fi
 	done
-	for v in "${variants_list[@]}"; do echo "kernel_$v $(kernel_id "$v")"; done
+	for v in "${variants_list[@]}"; do echo "kernel_$v $(kernel_id "$(flavour_dir "$v" "$kernel_flavour")")"; done
+	[ -z "$kernel_flavour" ] || echo "kernel_flavour $kernel_flavour"
 	echo "base $(base_desc)"
 	echo "qemu $(qemu-system-x86_64 --version | head -n 1)"
 	echo "host_cpu $(sed -n 's/^model name\t*: //p' /proc/cpuinfo | head -n 1)"
@@ -226,7 +243,7 @@ boot() {
 	fi
 	# qemu/run.sh's own messages go beside the boot (run.stderr), not to
 	# the terminal the progress lines share
-	if ! "$top/qemu/run.sh" -v "$v" -j "$out/raw/$d/$v/.r$r.job" -o "$tmp" -m "$mode" -S "$boot_set" -M 2048 -t "${TIMEOUT:-1800}" "${disks[@]}" 2>"$tmp.stderr"; then
+	if ! "$top/qemu/run.sh" -v "$v" ${kernel_flavour:+-f "$kernel_flavour"} -j "$out/raw/$d/$v/.r$r.job" -o "$tmp" -m "$mode" -S "$boot_set" -M 2048 -t "${TIMEOUT:-1800}" "${disks[@]}" 2>"$tmp.stderr"; then
 		local why
 		if [ -f "$tmp/RESULT" ]; then
 			why=$(cat "$tmp/RESULT")

@@ -68,6 +68,21 @@ class RerunTest(unittest.TestCase):
         self.assertNotEqual(res.returncode, 0)
         self.assertIn('both runs are of boot set 1', res.stderr)
 
+    def test_other_kernels_compare_the_shared_candidates_on_any_boot_set(self):
+        base = [20000, 20010, 19990]
+        # normal kernels: 4k not resolved, 1M 1 % faster; -Os: 4k 1 % slower
+        a = make_run(self.tmp, 'a', ios(base, [20000, 20012, 19991], [20200, 20210, 20190]), points=PTS,
+                     extra_meta=['boot_set 1'])
+        b = make_run(self.tmp, 'b', ios(base, [19800, 19810, 19790], [20200, 20211, 20191]), points=PTS,
+                     extra_meta=['boot_set 1', 'kernel_flavour os'])
+        res = subprocess.run([sys.executable, '-m', 'bench.rerun', a, b], cwd=TOP, capture_output=True, text=True)
+        self.assertEqual(res.returncode, 0, res.stderr)
+        with open(os.path.join(b, 'COMPARE.md')) as f:
+            text = f.read()
+        self.assertIn('# Does each verdict hold on the os kernels', text)
+        self.assertIn('1 of 2 rows hold, 1 differ, 0 flip.', text)
+        self.assertRegex(text, r'\| sg_ring \| fake \| 4k \| [^|]* \| significant \(\+\), \+1\.0\d % \| differs \|')
+
 
 if __name__ == '__main__':
     unittest.main()
