@@ -9,6 +9,10 @@ Each design the rig builds is a directory under variants/ with a file
   series  the series file of the directory
   config  the config fragment of the directory, or none
   kunit   the KUnit suites the kernel must run, space-separated
+  debug_config  a config fragment of the directory merged after
+          common/debug.config into the debug kernel, or none
+  kunit_debug  the KUnit suites the debug kernel must run besides
+          those of kunit (the reliability suite checks them), or none
   default yes if make test and make bench take it when VARIANTS is not
           given; no for a design still being built
   memory  how a converted host's data buffer takes sg pool memory:
@@ -21,7 +25,7 @@ import os
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 ROOT = os.environ.get('SGB_VARIANTS_DIR', os.path.join(TOP, 'variants'))
-KEYS = ('role', 'title', 'series', 'config', 'kunit', 'default', 'memory')
+KEYS = ('role', 'title', 'series', 'config', 'kunit', 'debug_config', 'kunit_debug', 'default', 'memory')
 MEMORY = ('chained', 'ring', 'none')
 ROLES = ('control', 'candidate')
 
@@ -69,7 +73,7 @@ def load(root=None):
         path = os.path.join(d, 'variant')
         if not os.path.exists(path):
             raise VariantError(f'{d} has no file variant: copy one from another variant '
-                               'and set its role, title, series, config, kunit, default and memory')
+                               'and set its role, title, series, config, kunit, debug_config, kunit_debug, default and memory')
         out[name] = read(path)
     return out
 

@@ -2,7 +2,8 @@
 # build.sh <variant> [debug|iommu] - configure and build one variant's kernel out of tree.
 #
 # With "debug", the same tree is built with common/debug.config merged last
-# (KASAN, kmemleak, lockdep, DEBUG_SG/LIST, fault injection) into
+# (KASAN, kmemleak, lockdep, DEBUG_SG/LIST, fault injection; then the
+# variant's own debug_config, if its variant file names one) into
 # build/<variant>-debug/ (its own obj, modules, BUILD-INFO and stamp); every
 # path below named build/<variant> is then build/<variant>-debug.
 #
@@ -50,7 +51,11 @@ t0=$(date +%s)
 fragments=("$top/common/guest.config" "$top/common/distro.config")
 vconfig=$(variant_file "$variant" config)
 [ -z "$vconfig" ] || fragments+=("$vconfig")
-[ "$flavour" = debug ] && fragments+=("$top/common/debug.config")
+if [ "$flavour" = debug ]; then
+	fragments+=("$top/common/debug.config")
+	vdebug=$(variant_file "$variant" debug_config)
+	[ -z "$vdebug" ] || fragments+=("$vdebug")
+fi
 [ "$flavour" = iommu ] && fragments+=("$top/bench/iommu.config")
 [ "$flavour" = os ] && fragments+=("$top/bench/os.config")
 

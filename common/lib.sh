@@ -101,7 +101,7 @@ check_variant() {
 	[ -n "$1" ] && [ -d "$vroot/$1" ] ||
 		die "unknown variant '$1': choose one of $(all_variants | tr '\n' ' ')(directories under variants/)"
 	[ -f "$vroot/$1/variant" ] ||
-		die "variants/$1 has no file 'variant': copy one from another variant and set its role, title, series, config, kunit, default and memory"
+		die "variants/$1 has no file 'variant': copy one from another variant and set its role, title, series, config, kunit, debug_config, kunit_debug, default and memory"
 }
 
 # variant_get VARIANT KEY: the value of KEY in variants/VARIANT/variant
@@ -121,7 +121,7 @@ variant_get() {
 	printf '%s\n' "$val"
 }
 
-# variant_file VARIANT KEY: the path of the file KEY (series, config) names,
+# variant_file VARIANT KEY: the path of the file KEY (series, config, debug_config) names,
 # or nothing for "none"
 variant_file() {
 	local name

@@ -1,9 +1,11 @@
-"""check_guest.py RUNDIR PREFIX [--seg-limit=N] [SUITE...] - judge a guest test run.
+"""check_guest.py RUNDIR PREFIX [--seg-limit=N | --kunit-only] [SUITE...] - judge a guest test run.
 
 RUNDIR is qemu/run.sh's output.  Prints one line per result,
 "PREFIX/<name>\t<passed|failed|skipped>\t<why>": every KUnit case (from the
 per-suite KTAP files the guest copied out of debugfs), a failure for every
-SUITE that did not run, and every smoke check (tests/guest/smoke.sh's files).
+SUITE that did not run, and every smoke check (tests/guest/smoke.sh's files;
+not with --kunit-only, for a boot of another plan, such as the reliability
+suite's on the debug kernel).
 
 The smoke check whole-requests-<bs> wants every 1M and 4M write to reach
 scsi_debug whole (256 and 1024 one-page segments).  --seg-limit=N says the
@@ -104,9 +106,12 @@ def main():
     out = os.path.join(sys.argv[1], 'share', 'out')
     prefix = sys.argv[2]
     seg_limit = None
+    kunit_only = False
     suites = []
     for a in sys.argv[3:]:
-        if a.startswith('--seg-limit='):
+        if a == '--kunit-only':
+            kunit_only = True
+        elif a.startswith('--seg-limit='):
             try:
                 seg_limit = int(a.split('=', 1)[1])
             except ValueError:
@@ -114,7 +119,8 @@ def main():
         else:
             suites.append(a)
     kunit(out, prefix, suites)
-    smoke(out, prefix, seg_limit)
+    if not kunit_only:
+        smoke(out, prefix, seg_limit)
 
 
 main()

@@ -60,5 +60,30 @@ class WholeRequests(unittest.TestCase):
         self.assertIn('whole number of segments', res.stderr)
 
 
+class KunitOnly(unittest.TestCase):
+    """--kunit-only: a boot of another plan (the reliability suite's on the
+    debug kernel) has KUnit results and no smoke files."""
+
+    def run_kunit_only(self, *suites):
+        with tempfile.TemporaryDirectory() as tmp:
+            kdir = os.path.join(tmp, 'share', 'out', 'kunit')
+            os.makedirs(kdir)
+            shutil.copy(os.path.join(DATA, 'list-kunit-test.ktap'), os.path.join(kdir, 'list-kunit-test.ktap'))
+            res = subprocess.run(['/usr/bin/python3', '-m', 'tests.check_guest', tmp, 'p', '--kunit-only', *suites],
+                                 capture_output=True, text=True, check=True, cwd=TOP)
+        return [line.split('\t') for line in res.stdout.splitlines()]
+
+    def test_kunit_results_and_no_smoke_verdicts(self):
+        lines = self.run_kunit_only('list-kunit-test')
+        self.assertTrue(lines)
+        self.assertFalse([n for n, *_ in lines if '/smoke/' in n])
+        self.assertEqual({st for _, st, _ in lines}, {'passed'})
+
+    def test_a_wanted_suite_that_did_not_run_fails(self):
+        lines = self.run_kunit_only('dma_debug_sg_ring')
+        self.assertIn(['p/kunit/dma_debug_sg_ring', 'failed', 'suite dma_debug_sg_ring did not run (not built in?)'],
+                      lines)
+
+
 if __name__ == '__main__':
     unittest.main()

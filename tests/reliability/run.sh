@@ -96,6 +96,13 @@ for v in $variants; do
 			printf '%s\tfailed\t%s\n' "$v/rel/complete" "the plan did not finish: the last step was '$([ -f "$o/plan.log" ] && grep '^== ' "$o/plan.log" | tail -n 1)' (see $o/plan.log)"
 		fi
 		[ -f "$o/results.tsv" ] && sed "s|^|$v/rel/|" "$o/results.tsv"
+		# the KUnit suites of the debug kernel (kunit_debug in the
+		# variant file): built in, they ran at boot
+		kd=$(variant_get "$v" kunit_debug)
+		if [ "$kd" != none ]; then
+			# shellcheck disable=SC2086
+			PYTHONPATH="$top" /usr/bin/python3 -m tests.check_guest "$dir" "$v/rel" --kunit-only $kd
+		fi
 	fi
 	[ $level = full ] || continue
 	if [ $dbg = yes ]; then
