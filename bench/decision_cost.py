@@ -8,6 +8,7 @@ import statistics
 
 from bench import mdtable
 from bench import model
+from bench import rerun
 from bench import readers
 from bench import stats
 from bench import tracefs
@@ -177,8 +178,20 @@ class DecisionCost:
         for (d, p), c in fam.items():
             cls = 'QEMU disks' if d in model.QEMU_DEVICES else 'scsi_debug'
             groups.setdefault(cls, []).append((d, p, c))
+        kernels = [(fl, r) for fl, r in rerun.other_kernels(self.run) if o in r.others]
         for cls, rows in sorted(groups.items(), key=lambda kv: kv[0] != 'scsi_debug'):
             devs = ', '.join(sorted({d for d, _, _ in rows}))
+            # the verdicts of the same matrix on other kernels, where they differ
+            kern = ''
+            for fl, other in kernels:
+                ks = [(d, s, b, k) for oo, d, s, _, b, k in rerun.compare(run, other)
+                      if oo == o and d in {d for d, _, _ in rows}]
+                if not ks:
+                    continue
+                diff = [f'{d} {s}: {k}, {b.mean:+.2f} %' for d, s, b, k in ks if k != 'holds']
+                kern += (f'; on the {fl} kernels ({other.meta["run_id"][0]}): '
+                         + ('the same verdict in every size class' if not diff else
+                            f'{len(ks) - len(diff)} of {len(ks)} size classes the same, ' + ', '.join(diff)))
             sig = [c.mean for _, _, c in rows if c.significant]
             fine = stats.resolving([c for _, _, c in rows])['resolve']
             one = sum(1 for _, _, c in rows if c.verdict() == 'one observation')
@@ -194,11 +207,11 @@ class DecisionCost:
                      + (f'{one} one observation (beyond the floor, but the same I/O counts in '
                         'every repeat on both kernels: no interval, no test); ' if one else '')
                      + f'{fine} of {len(rows)} resolve a 0.5 % difference (resolution at most '
-                     '0.5 %); per size class with resolution in REPORT.md',
+                     '0.5 %)' + kern + '; per size class with resolution in REPORT.md',
                      f'REPORT.md#{mdtable.slug(f"Answer: {o} against {ctl}, guest time per I/O")}',
                      f'{how} of {len(rows)} (paired, Holm); {unres} not resolved'
                      + (f', {one} one observation' if one else '')
-                     + f'; {fine} of {len(rows)} resolve a 0.5 % difference')
+                     + f'; {fine} of {len(rows)} resolve a 0.5 % difference' + kern)
         mb = {}
         for v in (ctl, o):
             got = sorted(glob.glob(os.path.join(self.run, 'raw', '*', v, 'r*', 'share', 'out', 'microbench.json')))

@@ -42,6 +42,7 @@ import sys
 from bench import attrib_evidence
 from bench import mdtable
 from bench import model
+from bench import rerun
 from bench import stats
 from bench.report_attrib import ReportAttrib
 from bench.report_lib import APPENDIX, METRICS, cell, ci_mean, num, pct, plus_minus
@@ -80,11 +81,18 @@ class Report(ReportPerf, ReportAttrib, ReportPlots):
                                 '**INCOMPLETE**: some boots are missing; the figures cover completed '
                                 'boots only.'), '']
         L += mdtable.headline(mdtable.devices_of(m, self.ev))
+        kernels = rerun.other_kernels(self.run)
         for o in m.others:
+            shown = [(fl, r) for fl, r in kernels if o in r.others]
+            extra = ''.join(f' on the {fl} kernels ([{r.meta["run_id"][0]}]'
+                            f'({os.path.relpath(r.path, self.run)}/COMPARE.md)) |' for fl, r in shown)
             L += [f'## Answer: {o} against {m.control}, guest time per I/O', '',
-                  mdtable.prose('report.md', 'answer-intro', other=o, control=m.control), '',
-                  '| device | size | difference per I/O | ns per I/O | resolution | points significant (of) | verdict |',
-                  '|---|---|---|---|---|---|---|']
+                  mdtable.prose('report.md', 'answer-intro', other=o, control=m.control), '']
+            if shown:
+                L += [mdtable.prose('report.md', 'answer-kernels', flavours=', '.join(fl for fl, _ in shown)), '']
+            L += ['| device | size | difference per I/O | ns per I/O | resolution | points significant (of) | verdict |'
+                  + extra, '|---|---|---|---|---|---|---|' + '---|' * len(shown)]
+            diff_k = rerun.beside(m, shown, o)
             for (d, s), (c, pts) in self.cls[o].items():
                 sig = [p for p, pc in pts if pc.significant]
                 signs = sorted({'+' if pc.mean > 0 else '-' for _, pc in pts if pc.significant})
@@ -94,7 +102,10 @@ class Report(ReportPerf, ReportAttrib, ReportPlots):
                 L.append(f'| {d} | {s} | {"**" + diff + "**" if c.significant else diff} | '
                          f'{c.mean_abs:+.0f} of {num(statistics.fmean(c.base))} | {res} | '
                          f'{len(sig)} of {len(pts)}' + (f' ({"/".join(signs)})' if signs else '')
-                         + f' | {c.verdict()} |')
+                         + f' | {c.verdict()} |'
+                         + ''.join(' ' + next((f'**{k}: {rerun.label(b)}, {b.mean:+.2f} %**'
+                                               for f2, _, b, k in diff_k.get((d, s), []) if f2 == fl),
+                                              'the same verdict') + ' |' for fl, _ in shown))
             L.append('')
             fam = self.fam[o].values()
             k = stats.resolving(fam)

@@ -95,6 +95,50 @@ def render(run, rerun, rows):
     return '\n'.join(L) + '\n'
 
 
+# A bench run on the normal kernels names its runs on other kernels (make
+# bench KERNEL=os) in one small committed file of its folder, by paths
+# relative to it: "os ../os-icount-1".  REPORT.md's answer tables and
+# DECISION.md's speed rows then give, beside each verdict, the other
+# kernels' where it differs.
+KERNELS = 'kernels.txt'
+
+
+def other_kernels(path):
+    """[(flavour, Run)] of the runs RUN/kernels.txt names; SystemExit naming
+    the file and line where a run is missing or is of other kernels than
+    the line says."""
+    f = os.path.join(path, KERNELS)
+    if not os.path.exists(f):
+        return []
+    out = []
+    with open(f) as fh:
+        for n, line in enumerate(fh, 1):
+            line = line.strip()
+            if not line or line.startswith('#'):
+                continue
+            fl, _, rel = line.partition(' ')
+            other = os.path.normpath(os.path.join(path, rel.strip()))
+            if not os.path.exists(os.path.join(other, 'meta.txt')):
+                sys.exit(f'{f}:{n}: {rel.strip()} is not a bench run (no meta.txt)')
+            run = model.Run(other)
+            if flavour(run) != fl:
+                sys.exit(f'{f}:{n}: {rel.strip()} is of the {flavour(run)} kernels, not {fl}')
+            out.append((fl, run))
+    return out
+
+
+def beside(run, others, cand):
+    """{(device, size): [(flavour, run id, the other run's Comparison,
+    agreement)]} for the size classes of CAND where a run on other
+    kernels does not give the verdict RUN gives."""
+    out = {}
+    for fl, other in others:
+        for o, d, s, _, b, k in compare(run, other):
+            if o == cand and k != 'holds':
+                out.setdefault((d, s), []).append((fl, other.meta['run_id'][0], b, k))
+    return out
+
+
 def main():
     if len(sys.argv) != 3:
         sys.exit(__doc__)

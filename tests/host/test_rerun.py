@@ -83,6 +83,28 @@ class RerunTest(unittest.TestCase):
         self.assertIn('1 of 2 rows hold, 1 differ, 0 flip.', text)
         self.assertRegex(text, r'\| sg_ring \| fake \| 4k \| [^|]* \| significant \(\+\), \+1\.0\d % \| differs \|')
 
+    def test_reports_give_the_other_kernels_verdict_where_it_differs(self):
+        base = [20000, 20010, 19990]
+        a = make_run(self.tmp, 'a', ios(base, [20000, 20012, 19991], [20200, 20210, 20190]), points=PTS,
+                     extra_meta=['boot_set 1'])
+        b = make_run(self.tmp, 'os-run', ios(base, [19800, 19810, 19790], [20200, 20211, 20191]), points=PTS,
+                     extra_meta=['boot_set 1', 'kernel_flavour os'])
+        with open(os.path.join(a, 'kernels.txt'), 'w') as f:
+            f.write('# runs on other kernels\nos ../os-run\n')
+        res = subprocess.run([sys.executable, '-m', 'bench.report', a], cwd=TOP, capture_output=True, text=True)
+        self.assertEqual(res.returncode, 0, res.stderr)
+        with open(os.path.join(a, 'REPORT.md')) as f:
+            text = f.read()
+        self.assertIn('| verdict | on the os kernels ([fixture](../os-run/COMPARE.md)) |', text)
+        self.assertRegex(text, r'\| fake \| 4k \|[^\n]* \| \*\*differs: significant \(\+\), \+1\.0\d %\*\* \|')
+        self.assertRegex(text, r'\| fake \| 1M \|[^\n]* \| the same verdict \|')
+        # a line naming a run of other kernels than it says is refused
+        with open(os.path.join(a, 'kernels.txt'), 'w') as f:
+            f.write('debug ../os-run\n')
+        res = subprocess.run([sys.executable, '-m', 'bench.report', a], cwd=TOP, capture_output=True, text=True)
+        self.assertNotEqual(res.returncode, 0)
+        self.assertIn('kernels.txt:1: ../os-run is of the os kernels, not debug', res.stderr)
+
 
 if __name__ == '__main__':
     unittest.main()
