@@ -74,9 +74,20 @@ class Decision(DecisionCode, DecisionCost, DecisionExact):
         return self._designs[v]
 
     def drivers(self, v=None):
-        """The drivers V's series converts, or those of every design of the run."""
+        """The drivers V's series converts, or those of every design of the
+        run: of its decision.tsv, those its diffstat in this run's evidence
+        has (a run collected before a series converted more drivers is
+        rendered as it was collected)."""
         vs = [v] if v else [self.control] + self.candidates
-        return tuple(sorted({d for x in vs for d in self.design(x)['drivers']}))
+        out = set()
+        for x in vs:
+            stat = os.path.join(self.raw, f'numstat-{x}.txt')
+            have = None
+            if os.path.exists(stat):
+                with open(stat) as f:
+                    have = {ln.rstrip('\n').split('\t')[-1] for ln in f}
+            out |= {d for d in self.design(x)['drivers'] if have is None or d in have}
+        return tuple(sorted(out))
 
     def raw_name(self, stem, v, ext, old=None):
         """raw/decision/STEM-V.EXT, or OLD (else STEM.EXT) where the evidence

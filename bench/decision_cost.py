@@ -182,26 +182,32 @@ class DecisionCost:
         for cls, rows in sorted(groups.items(), key=lambda kv: kv[0] != 'scsi_debug'):
             devs = ', '.join(sorted({d for d, _, _ in rows}))
             # the verdicts of the same matrix on other kernels, where they differ
-            kern = ''
+            kern = kern_short = ''
             for fl, other in kernels:
                 ks = [(d, s, b, k) for oo, d, s, _, b, k in rerun.compare(run, other)
                       if oo == o and d in {d for d, _, _ in rows}]
                 if not ks:
                     continue
-                diff = [f'{d} {s}: {k}, {b.mean:+.2f} %' for d, s, b, k in ks if k != 'holds']
+                diff = [(d, s, b, k) for d, s, b, k in ks if k != 'holds']
                 kern += (f'; on the {fl} kernels ({other.meta["run_id"][0]}): '
                          + ('the same verdict in every size class' if not diff else
-                            f'{len(ks) - len(diff)} of {len(ks)} size classes the same, ' + ', '.join(diff)))
+                            f'{len(ks) - len(diff)} of {len(ks)} size classes the same, '
+                            + ', '.join(f'{d} {s}: {k}, {rerun.label(b)}, {b.mean:+.2f} %'
+                                        for d, s, b, k in diff)))
+                kern_short += f'; {fl} kernels: {len(ks) - len(diff)} of {len(ks)} classes the same'
+
             sig = [c.mean for _, _, c in rows if c.significant]
             fine = stats.resolving([c for _, _, c in rows])['resolve']
             one = sum(1 for _, _, c in rows if c.verdict() == 'one observation')
             unres = sum(1 for _, _, c in rows if c.verdict() == 'not resolved')
             if not sig:
                 ahead, how = 'neither shown', 'no point significant'
+                how_short = how
             else:
                 ahead = (ctl if min(sig) > 0 else o if max(sig) < 0 else 'mixed')
                 how = (f'{o} {min(sig):+.2f} % to {max(sig):+.2f} % guest ns per I/O at the '
                        f'{len(sig)} significant points')
+                how_short = f'{o} {min(sig):+.2f} % to {max(sig):+.2f} % at {len(sig)} significant points'
             self.add(f'Guest time per I/O (fio over {cls}: {devs})', ahead,
                      f'{how} of {len(rows)} (paired, Holm); {unres} not resolved by the rig; '
                      + (f'{one} one observation (beyond the floor, but the same I/O counts in '
@@ -209,9 +215,9 @@ class DecisionCost:
                      + f'{fine} of {len(rows)} resolve a 0.5 % difference (resolution at most '
                      '0.5 %)' + kern + '; per size class with resolution in REPORT.md',
                      f'REPORT.md#{mdtable.slug(f"Answer: {o} against {ctl}, guest time per I/O")}',
-                     f'{how} of {len(rows)} (paired, Holm); {unres} not resolved'
+                     f'{how_short} of {len(rows)} (paired, Holm)' + kern_short + f'; {unres} not resolved'
                      + (f', {one} one observation' if one else '')
-                     + f'; {fine} of {len(rows)} resolve a 0.5 % difference' + kern)
+                     + f'; {fine} of {len(rows)} resolve a 0.5 % difference')
         mb = {}
         for v in (ctl, o):
             got = sorted(glob.glob(os.path.join(self.run, 'raw', '*', v, 'r*', 'share', 'out', 'microbench.json')))
