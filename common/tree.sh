@@ -9,6 +9,9 @@
 #                                       and check the result out in
 #                                       build/<variant>/src
 #
+# Two applies of one variant wait for each other (flock on
+# build/<variant>/tree.lock).
+#
 # Incremental by construction: the patched tree is written as commits (one per
 # patch) with a private index, and build/<variant>/src is then moved to the new
 # commit with "git checkout", which rewrites only the files whose content
@@ -76,6 +79,12 @@ apply() {
 	cd "$git_dir"
 	export GIT_INDEX_FILE=$top/build/$variant/index
 	mkdir -p "$top/build/$variant"
+	# one apply of a variant at a time: two kernels of one variant built
+	# at once (make bench KERNEL=os beside common/build.sh sg_ring debug)
+	# share its private index and its tree, and git refused the second
+	# ("Unable to create .../index.lock: File exists")
+	exec 9>"$top/build/$variant/tree.lock"
+	flock 9
 	git read-tree base
 	commit=$(git rev-parse base)
 	apply_series "$top/common/series"
