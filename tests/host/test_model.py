@@ -414,7 +414,7 @@ class DecisionFromRawTest(unittest.TestCase):
         shutil.copytree(os.path.join(DATA, 'decision-run', 'raw', 'decision'), os.path.join(run, 'raw', 'decision'))
         text = self.render(run)
         self.assertIn('| Guest time per I/O (fio over scsi_debug: real) | **sg_table**: sg_ring +0.62 % to +0.62 % '
-                      'guest ns per I/O at the 1 significant points of 2 (paired, Holm); 0 not resolved, 1 one '
+                      'at 1 significant points of 2 (paired, Holm); 0 not resolved, 1 one '
                       'observation; 1 of 2 resolve a 0.5 % difference ([in full]', text)
         # in full in the appendix
         self.assertIn('Ahead: **sg_table**. sg_ring +0.62 % to +0.62 % '
