@@ -68,13 +68,19 @@ class RerunTest(unittest.TestCase):
         self.assertNotEqual(res.returncode, 0)
         self.assertIn('both runs are of boot set 1', res.stderr)
 
-    def test_other_kernels_compare_the_shared_candidates_on_any_boot_set(self):
+    def os_runs(self, name):
+        """A run on the normal kernels (4k not resolved, 1M 1 % faster) and
+        one of the same matrix on the os kernels, NAME (4k 1 % slower), both
+        of boot set 1."""
         base = [20000, 20010, 19990]
-        # normal kernels: 4k not resolved, 1M 1 % faster; -Os: 4k 1 % slower
         a = make_run(self.tmp, 'a', ios(base, [20000, 20012, 19991], [20200, 20210, 20190]), points=PTS,
                      extra_meta=['boot_set 1'])
-        b = make_run(self.tmp, 'b', ios(base, [19800, 19810, 19790], [20200, 20211, 20191]), points=PTS,
+        b = make_run(self.tmp, name, ios(base, [19800, 19810, 19790], [20200, 20211, 20191]), points=PTS,
                      extra_meta=['boot_set 1', 'kernel_flavour os'])
+        return a, b
+
+    def test_other_kernels_compare_the_shared_candidates_on_any_boot_set(self):
+        a, b = self.os_runs('b')
         res = subprocess.run([sys.executable, '-m', 'bench.rerun', a, b], cwd=TOP, capture_output=True, text=True)
         self.assertEqual(res.returncode, 0, res.stderr)
         with open(os.path.join(b, 'COMPARE.md')) as f:
@@ -84,11 +90,7 @@ class RerunTest(unittest.TestCase):
         self.assertRegex(text, r'\| sg_ring \| fake \| 4k \| [^|]* \| significant \(\+\), \+1\.0\d % \| differs \|')
 
     def test_reports_give_the_other_kernels_verdict_where_it_differs(self):
-        base = [20000, 20010, 19990]
-        a = make_run(self.tmp, 'a', ios(base, [20000, 20012, 19991], [20200, 20210, 20190]), points=PTS,
-                     extra_meta=['boot_set 1'])
-        b = make_run(self.tmp, 'os-run', ios(base, [19800, 19810, 19790], [20200, 20211, 20191]), points=PTS,
-                     extra_meta=['boot_set 1', 'kernel_flavour os'])
+        a, _ = self.os_runs('os-run')
         with open(os.path.join(a, 'kernels.txt'), 'w') as f:
             f.write('# runs on other kernels\nos ../os-run\n')
         res = subprocess.run([sys.executable, '-m', 'bench.report', a], cwd=TOP, capture_output=True, text=True)
