@@ -1,6 +1,6 @@
 """report.py RUNDIR - write RUNDIR/REPORT.md, its long tables in
 RUNDIR/REPORT-appendix.md (where the run draws on attribution runs),
-RUNDIR/points.csv and the plots in RUNDIR/plots/ from the raw files of a
+RUNDIR/points.csv and the difference plots in RUNDIR/plots/ from the raw files of a
 bench run alone, read through bench/model.py (same raw files, same bytes
 out).
 
@@ -45,6 +45,7 @@ from bench import model
 from bench import rerun
 from bench import stats
 from bench.report_attrib import ReportAttrib
+from bench.report_latency import ReportLatency
 from bench.report_lib import APPENDIX, METRICS, cell, ci_mean, num, pct, plus_minus
 from bench.report_perf import ReportPerf
 from bench.report_plots import ReportPlots
@@ -55,7 +56,7 @@ except ImportError:  # pragma: no cover - make deps installs python3-scipy
     sys.exit('report.py: python3-scipy is missing: run make deps')
 
 
-class Report(ReportPerf, ReportAttrib, ReportPlots):
+class Report(ReportPerf, ReportAttrib, ReportPlots, ReportLatency):
     def __init__(self, run):
         self.run = run.rstrip('/')
         self.m = model.Run(self.run)
@@ -157,12 +158,7 @@ class Report(ReportPerf, ReportAttrib, ReportPlots):
                 L.append(f'| {p} | ' + ' | '.join(cell(self.fam[o].get((d, p))) for d in m.devices) + ' |')
             L += ['', f'![difference per I/O](plots/diff-{o}.png)', '']
         for d in m.devices:
-            pts = self.cdf_points(d)
-            if pts:
-                L += [f'Latency CDF, device `{d}`, {", ".join(pts)} (fio json+ histogram bins of the '
-                      'total latency, first repeat; with `delay=0` an I/O can complete inside the '
-                      'submitting system call, so the completion latency alone would leave the driver '
-                      'out):', '', f'![latency CDF {d}](plots/lat-cdf-{d}.png)', '']
+            L += self.latency(d)
 
     def csv(self):
         """points.csv: every metric of every point, per kernel, and the

@@ -1,108 +1,103 @@
-"""REPORT.md's plots (RUN/plots/): the paired differences and the latency
-CDFs."""
+"""REPORT.md's difference plot (RUN/plots/diff-<candidate>.png): per
+device class (a row of panels with its own axis) and size class (a
+panel), every point's paired difference with its interval, drawn over
+its resolution band; colours from the Okabe-Ito palette, so that they
+stay apart for colour-blind readers, and the verdict also in the
+marker's fill and shape."""
 import math
 import os
 
 from bench import readers
-from bench.readers import lat_bins
+
+# Okabe & Ito, "Color Universal Design" (2008): blue and vermillion stay
+# apart in every common form of colour blindness; grey is neither
+FASTER, SLOWER, NEITHER, BAND = '#0072B2', '#D55E00', '#555555', '#dddddd'
+
+
+def axis_limit(comps):
+    """Half-width of a device row's axis: the largest resolved effect with
+    its interval, or the largest resolution band, at least 0.5 %, plus
+    room for the markers."""
+    ext = [abs(c.mean) + c.pm for c in comps if c.significant]
+    ext += [abs(c.mean) for c in comps if c.single and abs(c.mean) > c.floor]
+    ext += [c.resolution for c in comps if not math.isnan(c.resolution) and c.resolution < 5]
+    ext += [c.floor for c in comps]
+    return max([0.5] + ext) * 1.25
+
+
+def style(c):
+    """(colour, marker, filled) of a comparison: significant, filled circle
+    in the colour of its sign; one observation beyond its floor, hollow
+    square in that colour; otherwise a hollow grey circle."""
+    if c.significant:
+        return (SLOWER if c.mean > 0 else FASTER), 'o', True
+    if c.single and abs(c.mean) > c.floor:
+        return (SLOWER if c.mean > 0 else FASTER), 's', False
+    return NEITHER, 'o', False
 
 
 class ReportPlots:
     """Report's plots."""
 
-    # -- plots
     def plots(self):
         import matplotlib
         matplotlib.use('Agg')
         import matplotlib.pyplot as plt
+        from matplotlib.lines import Line2D
+        from matplotlib.patches import Patch
         m = self.m
         os.makedirs(os.path.join(self.run, 'plots'), exist_ok=True)
+        for name in os.listdir(os.path.join(self.run, 'plots')):
+            if name.startswith('lat-cdf-'):   # of earlier renderings: the latency is a table now
+                os.remove(os.path.join(self.run, 'plots', name))
         sizes = []
         for p in m.points:
             if readers.size_class(p) not in sizes:
                 sizes.append(readers.size_class(p))
         for o in m.others:
-            # one panel per size class, side by side; the axis is fitted to
-            # the resolved effects (an interval wider than the axis is
-            # clipped and marked), unresolved points are hollow
             fam = self.fam[o]
-            lim = [abs(c.mean) + c.pm for c in fam.values() if c.significant] or \
-                [abs(c.mean) + c.pm for c in fam.values() if c.resolved and c.pm < 1]
-            lim = max([0.5] + lim) * 1.3
-            rows = [(d, p) for d in m.devices for p in m.points]
-            fig, axes = plt.subplots(1, len(sizes), figsize=(2.6 * len(sizes) + 1.5, 0.16 * len(rows) / len(sizes) + 1.2),
-                                     sharey=False, squeeze=False)
-            for ax, s in zip(axes[0], sizes):
-                sel = [(d, p) for d, p in rows if readers.size_class(p) == s]
-                for y, (d, p) in enumerate(sel):
-                    c = fam.get((d, p))
-                    if c is None:
-                        continue
-                    col = ('tab:red' if c.mean > 0 else 'tab:green') if c.significant else 'tab:gray'
-                    half = 0 if math.isnan(c.pm) else min(c.pm, lim)
-                    x = max(-lim, min(lim, c.mean))
-                    ax.errorbar([x], [y], xerr=[[half], [half]], fmt='o', color=col, ms=3.5, capsize=1.5,
-                                mfc=col if c.resolved else 'white', lw=0.8)
-                    if c.pm > lim:
-                        ax.annotate(f'±{c.pm:.0f}', (lim, y), fontsize=5, ha='right', va='center')
-                ax.set_yticks(range(len(sel)))
-                ax.set_yticklabels([f'{d} {p.split("-")[0]}-qd{readers.split_point(p)[2]}' for d, p in sel],
-                                   fontsize=5.5)
-                ax.invert_yaxis()
-                ax.set_xlim(-lim, lim)
-                ax.axvline(0, color='black', lw=0.6)
-                ax.set_title(s, fontsize=8)
-                ax.tick_params(axis='x', labelsize=6)
-                ax.grid(axis='x', lw=0.3)
-            fig.supxlabel(f'guest ns per I/O, {o} vs {m.control}, % (95 % interval, at least the floor; '
-                          'red/green: significant, hollow: not resolved or one observation)', fontsize=7)
-            fig.tight_layout()
+            per_size = max(len([p for p in m.points if readers.size_class(p) == s]) for s in sizes)
+            fig, axes = plt.subplots(len(m.devices), len(sizes), squeeze=False,
+                                     figsize=(2.6 * len(sizes) + 1.2, (0.17 * per_size + 0.9) * len(m.devices) + 0.9))
+            for row, d in zip(axes, m.devices):
+                comps = [fam[(d, p)] for p in m.points if (d, p) in fam]
+                lim = axis_limit(comps)
+                for ax, s in zip(row, sizes):
+                    sel = [p for p in m.points if readers.size_class(p) == s]
+                    for y, p in enumerate(sel):
+                        c = fam.get((d, p))
+                        if c is None:
+                            continue
+                        band = c.floor if math.isnan(c.resolution) else c.resolution
+                        ax.barh(y, 2 * min(band, lim), left=-min(band, lim), height=0.7, color=BAND, lw=0)
+                        col, mk, filled = style(c)
+                        half = 0 if math.isnan(c.pm) else min(c.pm, lim)
+                        x = max(-lim, min(lim, c.mean))
+                        ax.errorbar([x], [y], xerr=[[half], [half]], fmt=mk, color=col, ms=3.5, capsize=1.5,
+                                    mfc=col if filled else 'white', lw=0.8)
+                        if abs(c.mean) > lim:
+                            ax.annotate(f'{c.mean:+.1f}', (x, y), fontsize=5, ha='right' if x > 0 else 'left',
+                                        va='bottom')
+                    ax.set_yticks(range(len(sel)))
+                    ax.set_yticklabels([f'{p.split("-")[0]}-qd{readers.split_point(p)[2]}' for p in sel],
+                                       fontsize=5.5)
+                    ax.invert_yaxis()
+                    ax.set_xlim(-lim, lim)
+                    ax.axvline(0, color='black', lw=0.6)
+                    ax.set_title(f'{d}, {s}', fontsize=8)
+                    ax.tick_params(axis='x', labelsize=6)
+                    ax.grid(axis='x', lw=0.3)
+                row[0].set_ylabel(f'{d}: {o} vs {m.control}, %', fontsize=7)
+            legend = [Line2D([], [], ls='', marker='o', color=FASTER, ms=4, label=f'significant, {o} faster'),
+                      Line2D([], [], ls='', marker='o', color=SLOWER, ms=4, label=f'significant, {o} slower'),
+                      Line2D([], [], ls='', marker='s', color=FASTER, mfc='white', ms=4,
+                             label='one observation (no interval), beyond its floor'),
+                      Line2D([], [], ls='', marker='o', color=NEITHER, mfc='white', ms=4, label='not resolved'),
+                      Patch(color=BAND, label='resolution (floor for one observation)')]
+            fig.legend(handles=legend, loc='lower center', ncol=5, fontsize=6, frameon=False)
+            fig.suptitle(f'guest ns per I/O, {o} minus {m.control}, % of {m.control}: the mean of the paired '
+                         'repeats with its 95 % interval (at least the floor); each device class on its own axis',
+                         fontsize=7)
+            fig.tight_layout(rect=(0, 0.05, 1, 0.96))
             fig.savefig(os.path.join(self.run, 'plots', f'diff-{o}.png'), dpi=100, metadata={'Software': None})
             plt.close(fig)
-        for d in m.devices:
-            pts = self.cdf_points(d)
-            if not pts:
-                continue
-            fig, axes = plt.subplots(1, len(pts), figsize=(3.4 * len(pts), 3), squeeze=False)
-            for ax, p in zip(axes[0], pts):
-                span = []
-                for v in m.variants:
-                    kind, bins = lat_bins(os.path.join(m.out(d, v), p + '.json'))
-                    total = sum(c for _, c in bins)
-                    if not bins or not total:
-                        continue
-                    xs, ys, acc = [bins[0][0] / 1000.0], [0.0], 0
-                    for ns, c in bins:
-                        acc += c
-                        xs.append(ns / 1000.0)
-                        ys.append(acc / total)
-                    ax.step(xs, ys, where='post', label=v)
-                    span.extend([xs[0], xs[-1]])
-                # log scale only where the latencies span more than a decade;
-                # plain labels on the major ticks only, so they cannot overlap
-                if span and max(span) > 10 * min(span):
-                    ax.set_xscale('log')
-                    ax.xaxis.set_major_formatter(matplotlib.ticker.FuncFormatter(lambda x, _: f'{x:g}'))
-                    ax.xaxis.set_minor_formatter(matplotlib.ticker.NullFormatter())
-                else:
-                    ax.xaxis.set_major_locator(matplotlib.ticker.MaxNLocator(5))
-                ax.set_title(p, fontsize=8)
-                ax.set_xlabel('latency, us' if kind == 'lat' else 'completion latency (clat), us', fontsize=7)
-                ax.tick_params(labelsize=7)
-            axes[0][0].set_ylabel('fraction of I/Os', fontsize=7)
-            if axes[0][-1].get_legend_handles_labels()[0]:
-                axes[0][-1].legend(fontsize=7)
-            fig.tight_layout()
-            fig.savefig(os.path.join(self.run, 'plots', f'lat-cdf-{d}.png'), dpi=90, metadata={'Software': None})
-            plt.close(fig)
-
-    def cdf_points(self, d):
-        """The points of a device whose latency CDF is plotted: queue depth 1
-        of the first random direction, every block size, where every variant
-        has a first repeat."""
-        if any((d, v) not in self.m.boots for v in self.m.variants):
-            return []
-        qd1 = [p for p in self.m.points if p.endswith('-qd1')]
-        rws = [p.split('-')[0] for p in qd1]
-        rw = next((r for r in ('randread', 'read', 'randwrite', 'write') if r in rws), None)
-        return [p for p in qd1 if p.split('-')[0] == rw]

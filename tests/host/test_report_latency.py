@@ -1,0 +1,113 @@
+"""Host-side tests of REPORT.md's latency percentiles and difference plot
+(issue 34, item 7): the percentiles come with fio's bin width and are
+not given where the measured difference is within two bins; the
+difference plot draws each device class on its own axis over the
+points' resolution bands, in colours and markers that do not depend on
+telling red from green; the latency CDFs are gone.  Fixtures: runs made
+by test_model.make_run, with json+ histogram bins written into them."""
+import json
+import os
+import shutil
+import tempfile
+import unittest
+
+from bench import report
+from bench import report_latency
+from bench import report_plots
+from bench import stats
+from tests.host.test_model import make_run  # noqa: E402
+
+
+def add_bins(run, device, variant, point, bins):
+    """Put fio json+ total-latency BINS ({ns: count}) into the first
+    repeat's fio file of the point."""
+    path = os.path.join(run, 'raw', device, variant, 'r1', 'share', 'out', point + '.json')
+    with open(path) as f:
+        doc = json.load(f)
+    job = doc['jobs'][0]
+    d = job['read'] if job['read']['total_ios'] else job['write']
+    d['lat_ns']['bins'] = {str(ns): c for ns, c in bins.items()}
+    with open(path, 'w') as f:
+        json.dump(doc, f)
+
+
+class BinTest(unittest.TestCase):
+    def test_bin_width_is_fios(self):
+        # fio stat.h: exact below 2**7 ns, then 64 bins per power of two
+        self.assertEqual(report_latency.bin_width(100), 1)
+        self.assertEqual(report_latency.bin_width(128), 2)
+        self.assertEqual(report_latency.bin_width(17536), 256)      # 1.46 % at 17.5 us
+        self.assertEqual(report_latency.bin_width(1220608), 16384)  # 1.34 % at 1.22 ms
+
+    def test_percentile_is_the_bin_where_the_count_reaches_it(self):
+        bins = [(1000, 40), (1100, 10), (1200, 49), (5000, 1)]
+        self.assertEqual(report_latency.percentile(bins, 0.5), 1100)
+        self.assertEqual(report_latency.percentile(bins, 0.99), 1200)
+        self.assertEqual(report_latency.percentile(bins, 1.0), 5000)
+
+
+class RenderTest(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp()
+
+    def tearDown(self):
+        shutil.rmtree(self.tmp)
+
+    def run_with_bins(self):
+        # randread-1M-qd1: sg_ring 3 % faster (guest ns per I/O), well
+        # beyond a bin; randread-4k-qd1: 0.2 % faster, within one
+        pts = ('randread-4k-qd1', 'randread-1M-qd1')
+        ios = {('fake', 'sg_table', pts[0]): [20000, 20010, 19990],
+               ('fake', 'sg_ring', pts[0]): [20040, 20050, 20030],
+               ('fake', 'sg_table', pts[1]): [1000, 1002, 998],
+               ('fake', 'sg_ring', pts[1]): [1031, 1033, 1029]}
+        run = make_run(self.tmp, 'run', ios, points=pts)
+        add_bins(run, 'fake', 'sg_table', pts[0], {15008: 900, 15264: 100})
+        add_bins(run, 'fake', 'sg_ring', pts[0], {14976: 900, 15264: 100})
+        add_bins(run, 'fake', 'sg_table', pts[1], {299008: 500, 303104: 500})
+        add_bins(run, 'fake', 'sg_ring', pts[1], {290816: 500, 294912: 500})
+        return run
+
+    def test_percentiles_only_where_the_effect_exceeds_the_bin(self):
+        run = self.run_with_bins()
+        os.makedirs(os.path.join(run, 'plots'))
+        stale = os.path.join(run, 'plots', 'lat-cdf-fake.png')
+        open(stale, 'w').close()
+        report.Report(run).write(plots=True)
+        with open(os.path.join(run, 'REPORT.md')) as f:
+            text = f.read()
+        rows = {ln.split(' | ')[0][2:]: ln for ln in text.splitlines() if ln.startswith('| randread-')
+                and 'p50' not in ln and ' us' not in ln and '/' in ln}
+        self.assertIn('not shown: the difference (-0.20 %) is within two bins', rows['randread-4k-qd1'])
+        self.assertIn('| 0.85 % |', rows['randread-4k-qd1'])   # 128 ns at 15.0 us
+        self.assertIn('-2.7 % (measured -3.01 %)', rows['randread-1M-qd1'])
+        self.assertIn('| 15.0 / 15.3 |', rows['randread-4k-qd1'])
+        self.assertNotIn('lat-cdf', text)
+        self.assertFalse(os.path.exists(stale), 'a latency CDF of an earlier rendering was left')
+        self.assertTrue(os.path.exists(os.path.join(run, 'plots', 'diff-sg_ring.png')))
+
+
+class PlotStyleTest(unittest.TestCase):
+    def test_verdict_is_in_marker_and_fill_as_well_as_colour(self):
+        sig = stats.paired([100.0, 100.0, 100.0], [103.0, 103.1, 102.9], 0.1)
+        sig.significant = True
+        one = stats.paired([100.0], [97.0], 0.1, single=True)
+        nr = stats.paired([100.0, 100.0, 100.0], [100.05, 99.95, 100.0], 0.3)
+        self.assertEqual(report_plots.style(sig), (report_plots.SLOWER, 'o', True))
+        self.assertEqual(report_plots.style(one), (report_plots.FASTER, 's', False))
+        self.assertEqual(report_plots.style(nr), (report_plots.NEITHER, 'o', False))
+        # neither colour is pure red or pure green
+        self.assertNotIn(report_plots.FASTER.lower(), ('#00ff00', '#008000', '#2ca02c'))
+        self.assertNotIn(report_plots.SLOWER.lower(), ('#ff0000', '#d62728'))
+
+    def test_each_device_class_has_its_own_axis(self):
+        small = [stats.paired([100.0] * 3, [99.6, 99.7, 99.65], 0.1)]
+        big = [stats.paired([100.0] * 3, [75.0, 75.2, 74.9], 0.1)]
+        for c in small + big:
+            c.significant = True
+        self.assertLess(report_plots.axis_limit(small), 1.0)
+        self.assertGreater(report_plots.axis_limit(big), 25.0)
+
+
+if __name__ == '__main__':
+    unittest.main()
