@@ -118,7 +118,7 @@ def read_kallsyms(path):
 
 
 IDLE_NAMES = ('__cpuidle_text_start', 'native_safe_halt', 'default_idle', 'arch_cpu_idle',
-              'cpu_idle_poll', 'default_idle_call', 'do_idle')
+              'cpu_idle_poll', 'default_idle_call', 'do_idle', 'amd_e400_idle', 'mwait_idle')
 
 
 def idle_aliases(kallsyms):

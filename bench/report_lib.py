@@ -2,7 +2,6 @@
 their groups, how a number, a percentage and a paired comparison are
 printed, and the mean of repeats with its interval."""
 import math
-import re
 import statistics
 
 from bench import attrib_counts
@@ -26,17 +25,6 @@ METRICS = [  # key, label, better
     ('lat_p999_us', 'latency p99.9 us', 'lower'),
     ('req_kib', 'KiB per request at the disk', 'higher'),
 ]
-# perf symbol groups: where the scatter/gather code spends its time
-GROUPS = [
-    ('idle', re.compile(r'^idle loop')),
-    ('allocate', re.compile(r'sg_alloc|sg_pool_alloc|sg_ring_alloc|alloc_ring|scsi_alloc_sgtables|mempool_alloc|sg_init_table|sg_ring_init')),
-    ('free', re.compile(r'sg_free|sg_pool_free|free_ring|scsi_free_sgtables|mempool_free')),
-    ('map', re.compile(r'blk_rq_map|blk_bvec_map_sg|blk_next_sg|dma_map_sg|dma_unmap_sg|dma_direct_map_sg|dma_direct_unmap_sg')),
-    ('iterate-copy', re.compile(r'sg_copy|sg_pcopy|sg_miter|sg_ring_miter|sg_ring_copy|sg_ring_pcopy|sg_next|sg_nents|sg_ring_num|sg_zero_buffer|sg_ring_zero|sg_page_iter|sg_ring_xfer')),
-    ('data copy (memcpy)', re.compile(r'^(memcpy|memcpy_orig|__memcpy|memmove|copy_user|rep_movs)')),
-]
-
-
 # ------------------------------------------------------------ number format
 # One format everywhere: percentages with two decimals, other figures with
 # three significant digits below 1000 and as integers above.

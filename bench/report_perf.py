@@ -9,7 +9,7 @@ from bench import mdtable
 from bench import readers
 from bench import tracefs
 from bench.readers import ceil_bw, kernel_memcpy, perf_bench_memcpy
-from bench.report_lib import GROUPS, num
+from bench.report_lib import num
 
 
 class ReportPerf:
@@ -34,40 +34,33 @@ class ReportPerf:
             return
         L += ['## Where the time goes (perf in the guest)', '',
               '`perf record -a -g -e cpu-clock` during one extra run of the point, first completed '
-              'repeat; share of all samples per symbol group (the groups are regular expressions in '
-              'bench/report.py). '
+              'repeat: the symbols with the largest shares of all samples, per kernel, and those whose '
+              'shares differ most between the kernels. '
               + (f"Sampling starts {m.meta['perf_delay_ms'][0]} ms (guest time) after fio, past its "
                  'start-up and ramp, and runs to fio\'s exit (its teardown included). '
                  if 'perf_delay_ms' in m.meta else
                  'The profile covers the whole fio command, start-up included (dynamic linking, '
                  'clearing the buffers\' pages: clear_page_*, get_user_pages), not the measured window '
                  'alone. ')
-              + 'The idle loop is named so: perf shows it under whichever name '
+              + 'perf perturbs what it samples: the profiled run is an extra run with the sampling '
+              'interrupt and perf\'s own work in it, and a share of samples is not a share of '
+              'instructions. No symbol groups are summed here: the phases of an I/O are counted '
+              'exactly, per function, by the attribution (the sections on instructions per I/O above, '
+              '`bench/attrib-phases.txt`), which is the figure to read. '
+              'The idle loop is named so: perf shows it under whichever name '
               'kallsyms gives its address (6.1: `__sched_text_end` = `__cpuidle_text_start` = '
-              '`native_safe_halt`). perf.data and the guest\'s kallsyms are kept beside the fio files: '
-              '`perf report -i <point>.perf.data --kallsyms <kallsyms>` re-opens them. The two kernels '
+              '`native_safe_halt`; on the AMD CPU QEMU models, `amd_e400_idle`). perf.data and the '
+              'guest\'s kallsyms are kept beside the fio files: '
+              '`perf report -i <point>.perf.data --kallsyms <kallsyms>` re-opens them. The kernels '
               'are different builds, so their profiles are compared by symbol name, each resolved with '
               'its own kallsyms. In icount mode the sampling clock counts instructions, so a strictly '
               'periodic I/O loop can alias with the sampling period: read shares of a few % as '
-              'indications, and the fio and microbenchmark figures as the measurement.', '']
+              'indications.', '']
         for d, p, got in specs:
-            groups = {}
-            for v, top in got.items():
-                g = groups.setdefault(v, {name: 0.0 for name, _ in GROUPS})
-                for share, sym in top:
-                    for name, rx in GROUPS:
-                        if rx.search(sym):
-                            g[name] += share
-                            break
-            L += [f'### {d} {p}', '', '| group | ' + ' | '.join(m.variants) + ' |',
-                  '|---|' + '---|' * len(m.variants)]
-            for name, _ in GROUPS:
-                L.append(f'| {name} | ' + ' | '.join(
-                    f'{groups[v][name]:.1f} %' if v in groups else 'not profiled' for v in m.variants) + ' |')
-            L.append('')
+            L += [f'### {d} {p}', '']
             for v in m.variants:
                 if v in got:
-                    L += [f'{v} top symbols: ' + ', '.join(f'{s} {pc:.1f} %' for pc, s in got[v][:8]), '']
+                    L += [f'{v} top symbols: ' + ', '.join(f'{s} {pc:.1f} %' for pc, s in sorted(got[v], key=lambda t: -t[0])[:8]), '']
             for o in m.others:
                 if o in got and m.control in got:
                     L += self.perf_compare(got[m.control], got[o], o)
