@@ -45,6 +45,7 @@ from bench import model
 from bench import rerun
 from bench import stats
 from bench.report_attrib import ReportAttrib
+from bench.report_glance import ReportGlance
 from bench.report_latency import ReportLatency
 from bench.report_lib import APPENDIX, METRICS, cell, ci_mean, num, pct, plus_minus
 from bench.report_perf import ReportPerf
@@ -56,7 +57,7 @@ except ImportError:  # pragma: no cover - make deps installs python3-scipy
     sys.exit('report.py: python3-scipy is missing: run make deps')
 
 
-class Report(ReportPerf, ReportAttrib, ReportPlots, ReportLatency):
+class Report(ReportPerf, ReportAttrib, ReportPlots, ReportLatency, ReportGlance):
     def __init__(self, run):
         self.run = run.rstrip('/')
         self.m = model.Run(self.run)
@@ -82,6 +83,7 @@ class Report(ReportPerf, ReportAttrib, ReportPlots, ReportLatency):
                                 '**INCOMPLETE**: some boots are missing; the figures cover completed '
                                 'boots only.'), '']
         L += mdtable.headline(mdtable.devices_of(m, self.ev))
+        L += self.glance()
         kernels = rerun.other_kernels(self.run)
         for o in m.others:
             shown = [(fl, r) for fl, r in kernels if o in r.others]

@@ -1,4 +1,4 @@
-"""Host-side tests of REPORT.md's latency percentiles and difference plot
+"""Host-side tests of how REPORT.md reads (issue 34): the latency percentiles and difference plot
 (issue 34, item 7): the percentiles come with fio's bin width and are
 not given where the measured difference is within two bins; the
 difference plot draws each device class on its own axis over the
@@ -144,3 +144,36 @@ class PerfSectionTest(unittest.TestCase):
                       text)
         self.assertNotIn('| group |', text)
         self.assertIn('perf perturbs what it samples', text)
+
+
+class GlanceTest(unittest.TestCase):
+    """REPORT.md's table at a glance (issue 34: one headline table): a row
+    per device and size with every candidate's verdict and what measured
+    it, right after the device classes."""
+
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp()
+
+    def tearDown(self):
+        shutil.rmtree(self.tmp)
+
+    def test_one_row_per_device_and_size_with_what_measured_it(self):
+        pts = ('randread-4k-qd1', 'randread-1M-qd1')
+        ios = {}
+        for d in ('real', 'fake'):
+            ios[(d, 'sg_table', pts[0])] = [20000, 20010, 19990]
+            ios[(d, 'sg_ring', pts[0])] = [20040, 20050, 20030]
+            ios[(d, 'sg_table', pts[1])] = [1000, 1002, 998]
+            ios[(d, 'sg_ring', pts[1])] = [1031, 1033, 1029]
+        run = make_run(self.tmp, 'run', ios, points=pts, devices=('real', 'fake'))
+        report.Report(run).write(plots=False)
+        with open(os.path.join(run, 'REPORT.md')) as f:
+            lines = f.read().splitlines()
+        at = lines.index('| device | size | class | sg_ring against sg_table | measured by |')
+        self.assertLess(at, lines.index('## Answer: sg_ring against sg_table, guest time per I/O'))
+        rows = [ln for ln in lines[at + 2:] if ln.startswith('|')][:4]
+        self.assertEqual([r.split(' | ')[0:2] for r in rows],
+                         [['| real', '4k'], ['| real', '1M'], ['| fake', '4k'], ['| fake', '1M']])
+        self.assertIn('**-3.01 %', rows[1])          # significant, bold
+        self.assertIn('not resolved (-0.20 %', rows[0])
+        self.assertTrue(all(r.endswith("fio: guest time per I/O, 3 repeats, the size's points |") for r in rows))
