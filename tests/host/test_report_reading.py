@@ -1,5 +1,6 @@
-"""Host-side tests of how REPORT.md reads (issue 34): the latency percentiles and difference plot
-(issue 34, item 7): the percentiles come with fio's bin width and are
+"""Host-side tests of how REPORT.md reads (issue 34): the table at a
+glance, the perf section, the latency percentiles and the difference
+plot (item 7). The percentiles come with fio's bin width and are
 not given where the measured difference is within two bins; the
 difference plot draws each device class on its own axis over the
 points' resolution bands, in colours and markers that do not depend on
