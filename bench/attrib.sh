@@ -338,9 +338,11 @@ mkdir -p "$out/raw" "$work"
 		pvscsi) echo "device_pvscsi pvscsi on a 1 GiB sparse raw file (QEMU's file driver), pc machine, no IOMMU, $kernel_desc, guest${idle_arg:- with hlt}" ;;
 		megasas) echo "device_megasas megasas on a 1 GiB sparse raw file (QEMU's file driver), q35 machine, no IOMMU, $kernel_desc, guest${idle_arg:- with hlt}" ;;
 		real | fake) ;;
-		*) echo "device_$d $(hba_of "$d") on a 1 GiB sparse raw file (QEMU's file driver), $(adapter_get "$(hba_of "$d")" machine) machine, no IOMMU, $kernel_desc, guest${idle_arg:- with hlt}" ;;
 		iommu-strict) echo "device_iommu-strict megasas on a 1 GiB sparse raw file (QEMU's file driver), q35 + intel-iommu,intremap=off, the <variant>-$iommu_kernel kernel, guest intel_iommu=on iommu.strict=1${idle_arg}" ;;
 		iommu-lazy) echo "device_iommu-lazy megasas on a 1 GiB sparse raw file (QEMU's file driver), q35 + intel-iommu,intremap=off, the <variant>-$iommu_kernel kernel, guest intel_iommu=on iommu.strict=0${idle_arg}" ;;
+		# every other adapter of the table, last: an arm after it is never
+		# reached (the IOMMU classes were described as "no IOMMU" so)
+		*) echo "device_$d $(hba_of "$d") on a 1 GiB sparse raw file (QEMU's file driver), $(adapter_get "$(hba_of "$d")" machine) machine, no IOMMU, $kernel_desc, guest${idle_arg:- with hlt}" ;;
 		esac
 	done
 	[ -z "$shuffle_arg" ] || echo "guest page_alloc.shuffle=1 (every device)"
