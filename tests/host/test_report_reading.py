@@ -178,3 +178,23 @@ class GlanceTest(unittest.TestCase):
         self.assertIn('**-3.01 %', rows[1])          # significant, bold
         self.assertIn('not resolved (-0.20 %', rows[0])
         self.assertTrue(all(r.endswith("fio: guest time per I/O, 3 repeats, the size's points |") for r in rows))
+
+
+class GlanceIommuTest(__import__('tests.host.test_markdown_tables', fromlist=['RenderedRun']).RenderedRun):
+    """The table at a glance carries the IOMMU class of the run's
+    attribution evidence (the synthetic run of test_markdown_tables: the
+    IOMMU class on two devices, run twice), each row with both runs."""
+
+    def test_iommu_rows(self):
+        run = self.run_dir()
+        report.Report(run).write(plots=False)
+        with open(os.path.join(run, 'REPORT.md')) as f:
+            text = f.read()
+        top = text.split('## Answer')[0]
+        rows = [ln for ln in top.splitlines() if ln.split(' | ')[0] in ('| iommu-strict', '| iommu-lazy')
+                and '-qd' in ln.split(' | ')[1]]
+        self.assertTrue(rows, 'no IOMMU row in the table at a glance')
+        for r in rows:
+            self.assertIn('DMA map/unmap', r)
+            self.assertIn(' and ', r)        # the run and its repeat
+        self.assertIn("behind QEMU's intel-iommu", top)
