@@ -23,6 +23,7 @@ import sys
 
 from bench import attrib_counts
 from bench import mdtable
+from bench.decision_collect import series_hash
 from bench import model
 from bench import readers
 from bench import variants
@@ -115,6 +116,16 @@ class Decision(DecisionCode, DecisionCost, DecisionExact):
         if not os.path.exists(path):
             sys.exit(f'decision.py: {path} is missing: rerun make decision RUN={self.run}')
         return read(path)
+
+    def series_changed(self, v):
+        """True if V's series is no longer the one this run's evidence was
+        collected from (raw/decision/trees.txt's series_sha256 against
+        variants/V's series now)."""
+        for line in self.f('trees.txt').splitlines():
+            w = line.split()
+            if w and w[0] == v and 'series_sha256' in w:
+                return w[w.index('series_sha256') + 1] != series_hash(v)
+        return False
 
     def pairs_any(self, ev, table, devices):
         """[(device, point)] of TABLE where the control and any candidate were

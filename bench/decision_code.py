@@ -71,6 +71,7 @@ class DecisionCode:
              '|---|---|---|---|---|---|---|---|---|---|']
         tot = {'base': {}, o: {}}
         detail = []
+        later = []
         for role, who in decision_rules.ROLES:
             cells = []
             for v in ('base', o):
@@ -79,6 +80,12 @@ class DecisionCode:
                 old = ROLES_BEFORE_COMMON.get(role, ())
                 if v == 'base' and missing and old and all(x in pm[v] and x in bodies[v] for x in old):
                     fns, missing = old, []
+                if v != 'base' and missing and self.series_changed(v):
+                    # decision.tsv names a function a later series added:
+                    # the run is rendered as it was collected
+                    later += missing
+                    fns = [x for x in fns if f'{x[0]}:{x[1]}' not in missing]
+                    missing = []
                 if missing:
                     sys.exit(f'decision: {self.run}/raw/decision has no {v} evidence for {", ".join(missing)} '
                              f'(collected before that function was compared): rerun make decision RUN={self.run}')
@@ -96,6 +103,10 @@ class DecisionCode:
             detail.append(f'- {role}: {c} calls ' + (', '.join(cells[0][3]) or 'nothing') +
                           f'; {o} calls ' + (', '.join(cells[1][3]) or 'nothing') + '.')
         L.append('')
+        if later:
+            L += [f'Not in {o}\'s series as this run collected it (variants/{o}/decision.tsv names them '
+                  'for a later series, whose code this table does not show): '
+                  + ', '.join(f'`{x}`' for x in later) + '.', '']
         L += ['Per author (sums over the jobs above; calls = distinct names over the jobs):', '',
               f'| who | {c} lines | McCabe | calls | {o} lines | McCabe | calls |', '|---|---|---|---|---|---|---|']
         # the control's functions the candidate's code calls (once per array
@@ -105,6 +116,8 @@ class DecisionCode:
         reused = {}
         for role, who in decision_rules.ROLES:
             for x in roles[o].get(role, []):
+                if f'{x[0]}:{x[1]}' in later:
+                    continue
                 for call in api_calls(bodies[o][x], x[1]):
                     if call in base_at and call not in own and base_at[call] in pm['base']:
                         reused.setdefault(who, set()).add(call)

@@ -265,6 +265,38 @@ class RenderTest(unittest.TestCase):
         self.assertIn('### Churn (lines changed outside the tests): sg_ring', text)
         self.assertIn('## Churn: ring2 against sg_table', text)
 
+    def later_job(self, series):
+        """The fixture's sg_ring design with one more job function, which
+        its evidence lacks, and trees.txt naming SERIES as the sg_ring
+        series the evidence was collected from."""
+        vdir = os.path.join(self.tmp, 'variants')
+        shutil.copytree(os.path.join(RUN, 'variants'), vdir)
+        with open(os.path.join(vdir, 'sg_ring', 'decision.tsv'), 'a') as f:
+            f.write('job\tallocate a chained list from the pools\tlib/sg_pool.c\tsg_ring_added_later\n')
+        decision_rules.VARIANTS_DIR = vdir
+        trees = os.path.join(self.run, 'raw', 'decision', 'trees.txt')
+        with open(trees) as f:
+            text = f.read().replace('sg_ring tree c77e', f'sg_ring tree c77e series_sha256 {series}')
+        with open(trees, 'w') as f:
+            f.write(text)
+
+    def test_job_function_of_a_later_series_is_rendered_as_collected(self):
+        # decision.tsv names a function the series gained after the run:
+        # the table shows the code as collected and says what it leaves out
+        self.later_job('0' * 64)
+        text = self.render()
+        self.assertIn("Not in sg_ring's series as this run collected it", text)
+        self.assertIn('`lib/sg_pool.c:sg_ring_added_later`', text)
+        self.assertIn('`__sg_alloc_ring_chained`', text)
+
+    def test_job_function_missing_from_the_same_series_is_an_error(self):
+        # the same series: the evidence is incomplete, not old
+        from bench.decision_collect import series_hash
+        self.later_job(series_hash('sg_ring'))
+        with self.assertRaises(SystemExit) as cm:
+            self.render()
+        self.assertIn('no sg_ring evidence for lib/sg_pool.c:sg_ring_added_later', str(cm.exception))
+
     def test_no_machine_path_in_the_reports(self):
         # evidence collected before the collector wrote build/<v>/obj
         # relative named the whole path of the machine that collected it
