@@ -456,11 +456,15 @@ class IommuClassTest(Fixture):
         self.assertIn('| iommu-strict | randread-64k-qd1 | 1.00 / 1.00 | 2.00 / 3.00 | 17.00 / 18.00 | '
                       '0.00 / 0.00 | 0.00 / 0.00 |', text)
         self.assertIn('Where a difference and its repeat disagree, it is not resolved', text)
-        self.assertIn('| Behind an IOMMU (QEMU intel-iommu; DMA map/unmap phase, exact) | **mixed**: sg_ring - sg_table '
-                      'per I/O in the DMA map/unmap phase, iommu-strict: 64k +15.6 %; the repeat run gives the same '
+        # the row compares the whole scatter/gather layer (a design may
+        # move mapping work out of the DMA phase); in the fixture only the
+        # DMA phase differs, so the two are the same
+        self.assertIn('| Behind an IOMMU (QEMU intel-iommu; the scatter/gather layer, exact) | **mixed**: sg_ring - sg_table '
+                      'per I/O in the scatter/gather layer, iommu-strict: 64k +15.6 %; the repeat run gives the same '
                       'sign at 0 of 1 (device, point) pairs ([in full]', dec)
-        self.assertIn('**Behind an IOMMU (QEMU intel-iommu; exact instructions per I/O in the DMA map/unmap phase, '
-                      'randread-64k-qd1)**\n\nAhead: **mixed**. sg_ring - sg_table, iommu-strict: 64k +25.0 (+15.6 %), '
+        self.assertIn('**Behind an IOMMU (QEMU intel-iommu; exact instructions per I/O in the scatter/gather layer, '
+                      'randread-64k-qd1)**\n\nAhead: **mixed**. sg_ring - sg_table, iommu-strict: 64k +25.0 (+15.6 %; '
+                      'DMA map/unmap phase +25.0), '
                       'repeat 0.0, IOVA allocations 2.00/3.00 (sg_table/sg_ring per I/O)', dec)
         self.assertIn('IOMMU behaviour is measured only on QEMU\'s intel-iommu with an emulated host adapter '
                       '(megasas; iommu-strict; randread-64k-qd1)', dec)

@@ -168,7 +168,7 @@ class RenderedTablesTest(RenderedRun):
         self.assertIn('iommu-strict: 64k', row[0][1])
         self.assertIn(' \\| iommu-lazy: 64k', row[0][1])
         self.assertTrue(row[0][1].endswith('([in full](DECISION-appendix.md'
-                                           '#behind-an-iommu-qemu-intel-iommu-dma-mapunmap-phase-exact-sg_ring))'))
+                                           '#behind-an-iommu-qemu-intel-iommu-the-scattergather-layer-exact-sg_ring))'))
         # in full in the appendix, as a paragraph (no table to break), with
         # its link into REPORT.md
         self.assertIn(' | iommu-lazy: 64k', app)
