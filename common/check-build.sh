@@ -50,10 +50,13 @@ once_broken=(drivers/scsi/cxgbi/libcxgbi.c drivers/scsi/iscsi_tcp.c drivers/scsi
 # compile SRC OUT: build the set of tree SRC in OUT/obj; prints one summary line
 compile() {
 	local src=$1 out=$2 obj cc=gcc t0 rc=0
-	obj=$out/obj
 	t0=$(date +%s)
 	[ -d "$src/.git" ] || [ -f "$src/.git" ] || die "$src is not a kernel tree made by common/tree.sh (no .git)"
-	mkdir -p "$obj"
+	# absolute paths: make -C runs in SRC, where a relative O= would
+	# name a directory inside the tree
+	src=$(cd "$src" && pwd) && mkdir -p "$out/obj" && out=$(cd "$out" && pwd) ||
+		die "cannot make the output directory $out"
+	obj=$out/obj
 	export CCACHE_BASEDIR=$top/build
 	command -v ccache >/dev/null && cc="ccache gcc"
 	local mkargs=(-C "$src" O="$obj" CC="$cc" HOSTCC="$cc" -j"$jobs")

@@ -103,3 +103,31 @@ class ReasonTest(unittest.TestCase):
 
 if __name__ == '__main__':
     unittest.main()
+
+
+class RelativeOutTest(unittest.TestCase):
+    """common/check-build.sh compile SRC OUT with relative paths: make runs
+    with -C SRC, so a relative O= once named a directory inside the kernel
+    tree and allmodconfig's .config was not where the script looked."""
+
+    def test_make_gets_absolute_paths(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            os.makedirs(os.path.join(tmp, 'src', '.git'))
+            stub = os.path.join(tmp, 'bin')
+            os.makedirs(stub)
+            record = os.path.join(tmp, 'make-args')
+            with open(os.path.join(stub, 'make'), 'w') as f:
+                f.write('#!/bin/sh\nprintf "%%s\\n" "$@" >%s\nexit 1\n' % record)
+            os.chmod(os.path.join(stub, 'make'), 0o755)
+            env = dict(os.environ, PATH=stub + ':/usr/bin:/bin')
+            out = subprocess.run(['bash', os.path.join(TOP, 'common', 'check-build.sh'),
+                                  'compile', 'src', 'out'],
+                                 cwd=tmp, env=env, capture_output=True, text=True)
+            self.assertNotEqual(out.returncode, 0)
+            self.assertIn('make allmodconfig failed', out.stderr)
+            with open(record) as f:
+                args = f.read().split('\n')
+            self.assertIn('-C', args)
+            self.assertEqual(args[args.index('-C') + 1], os.path.join(tmp, 'src'))
+            self.assertIn('O=' + os.path.join(tmp, 'out', 'obj'), args)
+            self.assertFalse(os.path.exists(os.path.join(tmp, 'src', 'out')))
