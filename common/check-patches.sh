@@ -109,7 +109,12 @@ git_dir=$top/build/git
 boots=${PREFIX_BOOTS:-all}
 case $boots in all | smoke | none) ;; *) die "PREFIX_BOOTS=$boots: choose all, smoke or none" ;; esac
 mode=${MODE:-auto}
-[ "$mode" = auto ] && mode=$("$top/qemu/accel.sh")
+# the accelerator of the prefix boots, chosen here once (an empty mode
+# once went on to fail every boot with "unknown mode ''")
+if [ "$mode" = auto ]; then
+	mode=$("$top/qemu/accel.sh") ||
+		die "cannot choose QEMU's accelerator for the prefix boots (above): build a kernel first (make image) or set MODE=tcg"
+fi
 mkdir -p "$out"
 
 # wanted NUMBER: is the prefix ending at patch NUMBER selected by PREFIXES?

@@ -219,5 +219,46 @@ class SegLimit(unittest.TestCase):
         self.assertIn('\n\tseg_limit\n', self.script)
 
 
+class Mode(unittest.TestCase):
+    """The accelerator of the --prefixes boots.  qemu/accel.sh dies when
+    /dev/kvm is usable but no kernel is built to probe it with; the script
+    once went on with an empty mode, and every boot of every prefix failed
+    with "unknown mode ''" while the run carried on."""
+    def run_mode(self, accel, mode=None):
+        with open(SCRIPT) as f:
+            text = f.read()
+        start = text.index('mode=${MODE:-auto}\n')
+        part = text[start:text.index('\nfi\n', start) + 4]
+        with tempfile.TemporaryDirectory() as tmp:
+            os.makedirs(os.path.join(tmp, 'qemu'))
+            stub = os.path.join(tmp, 'qemu', 'accel.sh')
+            with open(stub, 'w') as f:
+                f.write('#!/bin/sh\n' + accel + '\n')
+            os.chmod(stub, 0o755)
+            prog = ('set -uo pipefail\ntop=$TOP\n. "$TOP/common/lib.sh"\ntop=$STUBTOP\n' + part +
+                    'echo "reached mode=$mode"\n')
+            env = dict(os.environ, TOP=TOP, STUBTOP=tmp)
+            env.pop('MODE', None)
+            if mode:
+                env['MODE'] = mode
+            return subprocess.run(['bash', '-c', prog], capture_output=True, text=True, env=env)
+
+    def test_a_failed_probe_ends_the_run(self):
+        r = self.run_mode('echo "no built kernel to probe KVM with" >&2; exit 1')
+        self.assertNotEqual(r.returncode, 0)
+        self.assertEqual(r.stdout, '')
+        self.assertIn('no built kernel to probe KVM with', r.stderr)
+        self.assertIn('set MODE=tcg', r.stderr)
+
+    def test_the_probe_verdict_is_the_mode(self):
+        r = self.run_mode('echo tcg')
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(r.stdout, 'reached mode=tcg\n')
+
+    def test_a_given_mode_is_not_probed(self):
+        r = self.run_mode('exit 1', mode='tcg')
+        self.assertEqual(r.stdout, 'reached mode=tcg\n')
+
+
 if __name__ == '__main__':
     unittest.main()
