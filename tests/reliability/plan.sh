@@ -366,34 +366,59 @@ done
 # --- allocation failure ------------------------------------------------------
 # failslab aimed at the sg pool caches only (per-cache failslab flag and
 # cache-filter): mempool_alloc(GFP_ATOMIC) drains its reserve, returns NULL,
-# and the SCSI core answers BLK_STS_RESOURCE, so the request is requeued
+# and the SCSI core answers BLK_STS_RESOURCE, so the request is requeued.
+# Run twice: on the data buffer alone, and with DIF/DIX, where the
+# protection buffer is a scatterlist (sg_table) or ring (sg_ring) from the
+# same pools on every design.  sgb.sgmem= (tests/reliability/run.sh, the
+# variant file's "memory") says whether the data buffer takes pool memory
+# at all: with "none" (dma_iter: no data scatterlist) the first run must
+# inject nothing, and the second tests the unwind of a failed protection
+# allocation after a data buffer that has no table.
 fs=/sys/kernel/debug/failslab
-log "alloc: failslab"
-if [ -d $fs ] && load dev_size_mb=64 delay=0; then
+sgmem=$(sed -n 's/.*sgb\.sgmem=\([a-z]*\).*/\1/p' /proc/cmdline)
+# failslab_case NAME LOAD-ARGS...: random writes of 512k-4M under failslab
+failslab_case() {
+	local n=$1 marked st inj
+	shift
+	log "alloc: $n"
+	if ! [ -d $fs ] || ! load "$@"; then
+		check alloc/$n/setup failed "no $fs or scsi_debug did not load with $*"
+		return
+	fi
 	# the caches' failslab flag is read-only at run time: the kernel
 	# was booted with slub_debug=A,sgpool-*,sgring-* (run.sh)
 	marked=$(cat /sys/kernel/slab/sgpool-*/failslab /sys/kernel/slab/sgring-*/failslab 2>/dev/null | grep -c 1)
-	figure alloc/failslab caches_marked $marked
+	figure alloc/$n caches_marked $marked
 	echo Y >$fs/cache-filter
 	echo N >$fs/ignore-gfp-wait
 	echo 0 >$fs/verbose
 	echo 1 >$fs/interval
 	echo 100000 >$fs/times
 	echo 25 >$fs/probability
-	fio_v int-failslab --filename=/dev/$disk --rw=randwrite --bsrange=512k-4M --iodepth=32 --size=32M
+	fio_v int-$n --filename=/dev/$disk --rw=randwrite --bsrange=512k-4M --iodepth=32 --size=32M
 	st=$?
 	echo 0 >$fs/probability
 	inj=$((100000 - $(cat $fs/times)))
-	[ $st -eq 0 ] && check alloc/failslab-sg-pools/data-verifies passed ||
-		check alloc/failslab-sg-pools/data-verifies failed "fio failed under sg allocation failure (see int-failslab.err)"
-	figure alloc/failslab injected $inj
-	figure alloc/failslab handled $inj
-	[ $inj -gt 0 ] && check alloc/failslab-sg-pools/injected passed "$inj sg pool allocations failed" ||
-		check alloc/failslab-sg-pools/injected failed "no allocation failed ($marked sg pool caches marked for failslab): nothing was tested"
-	unload alloc/failslab
-else
-	check alloc/failslab-sg-pools/setup failed "no $fs or scsi_debug did not load"
-fi
+	[ $st -eq 0 ] && check alloc/$n/data-verifies passed ||
+		check alloc/$n/data-verifies failed "fio failed under sg allocation failure (see int-$n.err)"
+	figure alloc/$n injected $inj
+	figure alloc/$n handled $inj
+	if [ "$n" = failslab-sg-pools ] && [ "$sgmem" = none ]; then
+		[ $inj -eq 0 ] && check alloc/$n/no-data-allocation passed "a design without a data scatterlist: no sg pool allocation to fail" ||
+			check alloc/$n/no-data-allocation failed "$inj sg pool allocations failed, but sgb.sgmem=none says the data buffer takes no pool memory"
+	else
+		[ $inj -gt 0 ] && check alloc/$n/injected passed "$inj sg pool allocations failed" ||
+			check alloc/$n/injected failed "no allocation failed ($marked sg pool caches marked for failslab): nothing was tested"
+	fi
+	unload alloc/$n
+}
+case $sgmem in
+chained | ring | none)
+	failslab_case failslab-sg-pools dev_size_mb=64 delay=0
+	failslab_case failslab-sg-pools-prot dev_size_mb=64 delay=0 dif=1 dix=1
+	;;
+*) check alloc/failslab/setup failed "sgb.sgmem='$sgmem' on the kernel command line: want chained, ring or none (tests/reliability/run.sh passes the variant's memory)" ;;
+esac
 # fail_page_alloc: non-sleeping page allocations made in fio's own context
 # (task-filter), after emptying the sg caches so that the pools must grow
 fp=/sys/kernel/debug/fail_page_alloc

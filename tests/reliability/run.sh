@@ -81,7 +81,7 @@ for v in $variants; do
 	if [ $dbg = yes ] && has suite; then
 		t0=$(date +%s)
 		if "$top/qemu/run.sh" -f debug -v "$v" -p "$top/tests/reliability/plan.sh" -o "$dir" \
-			-m "$mode" -M 2048 -t "$tmo" -a "sgb.rel=$plan_level slub_debug=A,sgpool-*,sgring-*" 2>"$dir.log"; then
+			-m "$mode" -M 2048 -t "$tmo" -a "sgb.rel=$plan_level sgb.sgmem=$(variant_get "$v" memory) slub_debug=A,sgpool-*,sgring-*" 2>"$dir.log"; then
 			printf '%s\tpassed\t%s\n' "$v/rel/boot" "debug kernel, $plan_level, $(( $(date +%s) - t0 )) s"
 		else
 			if [ -f "$dir/RESULT" ]; then
