@@ -74,7 +74,7 @@ class DecisionCost:
             grew = set()
             for path in sorted(glob.glob(os.path.join(self.run, 'raw', '*', v, 'r*', 'share', 'out', '*4M*.slabinfo'))):
                 parts = path.split(os.sep)
-                if parts[-6] in model.QEMU_DEVICES:
+                if model.is_qemu_device(parts[-6]):
                     continue
                 point = os.path.basename(path)[:-len('.slabinfo')]
                 kib = readers.request_kib(os.path.dirname(path), point)
@@ -176,7 +176,7 @@ class DecisionCost:
         fam = run.family(o)
         groups = {}  # device class -> [(device, point, Comparison)]
         for (d, p), c in fam.items():
-            cls = 'QEMU disks' if d in model.QEMU_DEVICES else 'scsi_debug'
+            cls = 'QEMU disks' if model.is_qemu_device(d) else 'scsi_debug'
             groups.setdefault(cls, []).append((d, p, c))
         kernels = [(fl, r) for fl, r in rerun.other_kernels(self.run) if o in r.others]
         for cls, rows in sorted(groups.items(), key=lambda kv: kv[0] != 'scsi_debug'):

@@ -37,7 +37,15 @@ from bench.stats import from_diffs, holm, paired, quantum_floor
 # the metrics that are the I/O count over the window: where both kernels
 # completed the same I/Os in every repeat, their repeats are one observation
 IOS_METRICS = ('ns_per_io', 'iops', 'bw_mib', 'ios')
-QEMU_DEVICES = ('virtio', 'pvscsi')
+# bench/run.sh's scsi_debug devices; every other device of a run is a disk
+# on a QEMU-emulated host adapter (a bench class of common/adapters.tsv:
+# virtio, pvscsi, ahci), which completes in host time
+SCSI_DEBUG_DEVICES = ('real', 'fake')
+
+
+def is_qemu_device(device):
+    """Is DEVICE a disk on a QEMU host adapter rather than scsi_debug?"""
+    return device not in SCSI_DEBUG_DEVICES
 
 
 # ------------------------------------------------------------ the run
@@ -55,6 +63,14 @@ class Run:
         self.mode = self.meta['mode'][0]
         self.variants = self.meta['variants'][0].split()
         self.devices = self.meta['devices'][0].split()
+        # every device is named by its description (bench/run.sh writes
+        # device_<name>; a run of a device class it did not yet describe,
+        # ahci before 2026-12-08, has none)
+        undescribed = [d for d in self.devices if 'device_' + d not in self.meta]
+        if undescribed:
+            sys.exit(f'{meta} has no device_{undescribed[0]} line (a run of bench/run.sh from before it '
+                     f'described every bench class of common/adapters.tsv): add the line, as bench/run.sh '
+                     f'writes it now, or rerun with RUN_ID={os.path.basename(self.path)} to rewrite meta.txt')
         self.points = self.meta.get('point', [])
         self.repeats = int(self.meta['repeats'][0])
         # the run says which variant was its control (meta.txt control);

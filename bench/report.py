@@ -73,7 +73,7 @@ class Report(ReportPerf, ReportAttrib, ReportPlots, ReportLatency, ReportGlance)
     # -- the first screen
     def headline(self):
         m, L = self.m, self.lines
-        qemu = [d for d in m.devices if d in model.QEMU_DEVICES]
+        qemu = [d for d in m.devices if model.is_qemu_device(d)]
         on = 'scsi_debug and QEMU disks' if qemu else 'scsi_debug'
         L += [f"# sgbench report: {', '.join(m.others)} against {m.control} on {on}", '']
         L.append(f"Run `{m.meta['run_id'][0]}`, mode **{m.mode}**: guest time "
@@ -136,7 +136,7 @@ class Report(ReportPerf, ReportAttrib, ReportPlots, ReportLatency, ReportGlance)
         for d in m.devices:
             L.append(f"- device `{d}`: {meta['device_' + d][0]}")
         L.append('')
-        qemu = [d for d in m.devices if d in model.QEMU_DEVICES]
+        qemu = [d for d in m.devices if model.is_qemu_device(d)]
         if qemu and m.mode == 'icount':
             L += [mdtable.prose('report.md', 'qemu-disks', disks=', '.join(qemu)), '']
         wall = os.path.join(self.run, 'wall.txt')

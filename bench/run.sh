@@ -202,6 +202,16 @@ mkdir -p "$out/raw"
 	echo "device_fake $(disk_of fake)"
 	echo "device_virtio qemu virtio-scsi-pci num_queues=<cpus> virtqueue_size=1024, scsi-hd on null-co read-zeroes=on 4G"
 	echo "device_pvscsi qemu pvscsi, scsi-hd on null-co read-zeroes=on 4G"
+	# every other bench class of the run (common/adapters.tsv), described
+	# from its row: the report names each device by this line
+	for d in "${devices[@]}"; do
+		case $d in real | fake | virtio | pvscsi) continue ;; esac
+		hba=$(adapter_of_class bench "$d")
+		ctl=$(adapter_get "$hba" controller)
+		ctl=${ctl%%,*}
+		[ "$ctl" = - ] && ctl="the machine's own controller"
+		echo "device_$d qemu $hba on $(adapter_get "$hba" machine) ($ctl), Linux host $(adapter_get "$hba" proc_name), $(adapter_get "$hba" disk) on null-co read-zeroes=on 4G"
+	done
 	[ "$mode" = icount ] && echo "device_qemu_note guest idle=poll (icount mode; QEMU disks complete in host time)"
 	for p in "${points[@]}"; do echo "point $p"; done
 	for p in "${perfs[@]}"; do echo "perf $p"; done

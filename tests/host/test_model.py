@@ -426,3 +426,31 @@ class DecisionFromRawTest(unittest.TestCase):
 
 if __name__ == '__main__':
     unittest.main()
+
+
+class DevicesTest(unittest.TestCase):
+    """Every device but scsi_debug's is a QEMU disk, and every device must
+    be described: the first run with ahci (bench-unconverted, 2026-12-08)
+    had no device_ahci line, and the report died on a KeyError."""
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, self.tmp)
+
+    def test_qemu_devices_are_all_but_scsi_debugs(self):
+        self.assertFalse(model.is_qemu_device('real'))
+        self.assertFalse(model.is_qemu_device('fake'))
+        for d in ('virtio', 'pvscsi', 'ahci'):
+            self.assertTrue(model.is_qemu_device(d), d)
+
+    def test_an_undescribed_device_is_named(self):
+        run = make_run(self.tmp, 'r', {('ahci', v, 'randread-4k-qd1'): [100, 100] for v in ('sg_ring', 'sg_table')},
+                       devices=('ahci',))
+        meta = os.path.join(run, 'meta.txt')
+        with open(meta) as f:
+            text = f.read()
+        with open(meta, 'w') as f:
+            f.write(text.replace('device_ahci scsi_debug fixture\n', ''))
+        with self.assertRaises(SystemExit) as cm:
+            model.Run(run)
+        self.assertIn('has no device_ahci line', str(cm.exception.code))
+        self.assertIn('RUN_ID=r', str(cm.exception.code))
