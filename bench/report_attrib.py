@@ -245,9 +245,11 @@ class ReportAttrib:
         def cells(table, d, p):
             if a not in table.get((d, p), {}) or b not in table.get((d, p), {}):
                 return None
-            (la, da), (lb, db) = (attrib_evidence.sg_layer(rules, table[(d, p)][v]) for v in (a, b))
-            (_, ta), (_, tb) = (attrib_evidence.dma_and_busy(rules, table[(d, p)][v]) for v in (a, b))
-            return [la, lb], [da, db], [ta, tb]
+            # the layer, of it the DMA phase, and the total without idle
+            # of each kernel, from one sum by phase
+            per = [attrib_evidence.phase_sums(rules, table[(d, p)][v]) for v in (a, b)]
+            return ([sum(ph[k] for k in attrib_evidence.SG_LAYER) for ph in per], [ph['dma'] for ph in per],
+                    [sum(x for k, x in ph.items() if k != 'idle') for ph in per])
 
         def one(x, y):
             return f'{attrib_counts.fmt(x)} / {attrib_counts.fmt(y)} ({sfmt(y - x)}, {pct(100.0 * (y - x) / x) if x else "-"})'
